@@ -1,0 +1,77 @@
+/* argv parsing for subcommands: options are tables, so every command parses the same way. */
+#include "cli/args.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int at_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "autotvm %s: error: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'autotvm %s --help'.\n", cmd);
+    va_end(ap);
+    return 2;
+}
+
+int at_cli_fail(at_status s)
+{
+    const char *detail = at_last_error();
+    fprintf(stderr, "autotvm: error: %s\n", detail && *detail ? detail : at_status_str(s));
+    return 1;
+}
+
+int at_cli_parse_long(const char *cmd, const char *opt, const char *text, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 0)
+        return at_cli_usage_error(cmd, "--%s expects a non-negative integer, got '%s'", opt, text);
+    *out = v;
+    return 0;
+}
+
+int at_cli_parse(int argc, char **argv, const at_cli_opt *opts, size_t n_opts, const char **pos, size_t max_pos,
+                 size_t *n_pos, const char *cmd)
+{
+    *n_pos = 0;
+    int only_positionals = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_positionals && (!strcmp(a, "--help") || !strcmp(a, "-h"))) return AT_CLI_HELP;
+        if (!only_positionals && !strcmp(a, "--")) {
+            only_positionals = 1;
+            continue;
+        }
+        if (only_positionals || a[0] != '-' || a[1] == '\0') {
+            if (*n_pos >= max_pos) return at_cli_usage_error(cmd, "unexpected argument '%s'", a);
+            pos[(*n_pos)++] = a;
+            continue;
+        }
+        if (a[1] != '-') return at_cli_usage_error(cmd, "unknown option '%s'", a);
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
+        const at_cli_opt *o = NULL;
+        for (size_t k = 0; k < n_opts; k++)
+            if (strlen(opts[k].name) == name_len && !strncmp(opts[k].name, name, name_len)) o = &opts[k];
+        if (!o) return at_cli_usage_error(cmd, "unknown option '--%.*s'", (int)name_len, name);
+        if (o->flag) {
+            if (eq) return at_cli_usage_error(cmd, "option '--%s' takes no value", o->name);
+            *o->flag = 1;
+            continue;
+        }
+        if (eq) {
+            *o->value = eq + 1;
+        } else {
+            if (i + 1 >= argc) return at_cli_usage_error(cmd, "option '--%s' needs a value", o->name);
+            *o->value = argv[++i];
+        }
+    }
+    return AT_CLI_OK;
+}

@@ -1,0 +1,49 @@
+/* autotvm: the command-line entry point. One table maps subcommand names to their functions
+ * and drives dispatch and the top-level --help. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/log.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"pick-best", at_cmd_pick_best, "keep the best record per workload (TVM's pick_best)"},
+    {"records", at_cmd_records, "show, check or split a tuning log"},
+};
+
+static void print_usage(FILE *f)
+{
+    fprintf(f, "usage: autotvm <command> [options]   (autotvm <command> --help for details)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
+}
+
+static void cli_log_sink(at_log_level level, const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "autotvm: %s: %s\n", at_log_level_str(level), msg);
+}
+
+int main(int argc, char **argv)
+{
+    at_log_set_sink(cli_log_sink, NULL);
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        print_usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "autotvm: error: unknown command '%s'\n", argv[1]);
+    print_usage(stderr);
+    return 2;
+}
