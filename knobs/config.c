@@ -281,7 +281,7 @@ static at_status entity_from_json(at_config *c, const cJSON *ent)
     const cJSON *name = ent->child, *tag = name->next, *value = tag->next;
     if (!cJSON_IsString(name)) return AT_FAIL(AT_EPARSE, "knob name is not a string");
     if (!cJSON_IsString(tag)) return AT_FAIL(AT_EPARSE, "knob '%s': tag is not a string", name->valuestring);
-    at_knob_kind kind;
+    at_knob_kind kind = AT_KNOB_COUNT;
     if (at_knob_kind_from_tag(tag->valuestring, &kind) != AT_OK)
         return AT_FAIL(AT_EPARSE, "knob '%s': unknown knob tag '%s'", name->valuestring, tag->valuestring);
     int64_t *ints;

@@ -13,7 +13,7 @@
 
 #include "core/status.h"
 #include "records/best.h"
-#include "records/record.h"
+#include "records/log.h"
 
 /* Where TVM v0.18 downloads packs from (tophub.py AUTOTVM_TOPHUB_DEFAULT_LOC). */
 #define AT_TOPHUB_DEFAULT_LOCATION "https://raw.githubusercontent.com/tlc-pack/tophub/main/tophub"
@@ -57,6 +57,10 @@ bool at_tophub_pack_name_is_valid(const char *pack);
  * table has it; repeats are dropped. out must hold AT_TOPHUB_PACKAGE_COUNT entries; *n_out may be 0.
  * Returns AT_OK, or the target parser's AT_EPARSE/AT_ENOMEM for a malformed target string. */
 at_status at_tophub_candidates(const char *target, const at_tophub_package **out, size_t *n_out);
+
+/* True when s names a pack file stem: at_tophub_pack_name_is_valid and ending in "_v<digits>.<digits>"
+ * ("mali_v0.06", also versions the table does not list, such as "mali_v0.05"). */
+bool at_tophub_is_pack_name(const char *s);
 
 /* Options; zero means default. */
 typedef struct at_tophub_opts {
@@ -115,6 +119,17 @@ at_status at_tophub_cached(const at_tophub_opts *opts, const char *pack, at_toph
  * failure *out is zeroed. */
 at_status at_tophub_fetch(const at_tophub_opts *opts, const char *pack, bool force, at_tophub_info *out);
 
+/* TVM's check_backend loop for one target: tries its candidate packs (at_tophub_candidates) in
+ * order with at_tophub_fetch and stops at the first one it gets. A candidate that fails is
+ * reported with at_log(WARN) and the next is tried; once the mirror itself could not be reached
+ * (refused, unreachable, timed out) later candidates are used only if already cached, so an
+ * offline machine gives up after one connect timeout. *used_out (optional) gets the pack.
+ * Returns AT_OK; AT_EPARSE (malformed target string); AT_ENOTFOUND (the table has no pack for
+ * this target, or none could be had: the detail lists what was tried); AT_ENOMEM. On failure
+ * *out is zeroed and *used_out is NULL. */
+at_status at_tophub_fetch_target(const at_tophub_opts *opts, const char *target, const at_tophub_package **used_out,
+                                 at_tophub_info *out);
+
 /* Removes every cached pack (<name>_v<N>.<M>.log), leftover temp file and lock file from the cache
  * directory; other files stay. *n_removed (optional) gets the count of files removed.
  * Returns AT_OK (also when the directory does not exist), AT_EINVAL (no cache dir), AT_EIO. */
@@ -135,11 +150,14 @@ at_status at_tophub_context(const at_tophub_opts *opts, const char *target, at_r
 /* TVM's load_reference_log(backend, model, workload_name), used by fallback templates (Mali): the
  * records of the backend's pack whose target model is `model` (or, when the pack has no record
  * of that model, of the model with the most records, first on ties) and whose template name is
- * workload_name, in file order. An unknown backend gives an empty list. The pack is downloaded
- * when missing unless the location is "NONE"; a failed download is reported with at_log(WARN) and
- * gives an empty list (TVM would raise). *out is owned by the caller (at_rec_list_free).
- * Returns AT_OK, AT_EIO (cached file unreadable) or AT_ENOMEM. */
+ * workload_name, in file order, as a log named after the pack file. An unknown backend gives an
+ * empty log. The pack is downloaded when missing unless the location is "NONE"; a failed download
+ * is reported with at_log(WARN) and gives an empty log (TVM would raise). No process-wide cache is
+ * kept (TVM's REFERENCE_LOG_CACHE): callers that query often keep the result. *out is owned by
+ * the caller (at_rec_log_free).
+ * Returns AT_OK, AT_EINVAL (no cache directory: HOME unset), AT_EIO (cached file unreadable) or
+ * AT_ENOMEM. */
 at_status at_tophub_load_reference_log(const at_tophub_opts *opts, const char *backend, const char *model,
-                                       const char *workload_name, at_rec_list **out);
+                                       const char *workload_name, at_rec_log **out);
 
 #endif
