@@ -15,6 +15,13 @@ typedef struct command {
 static const command commands[] = {
     {"pick-best", at_cmd_pick_best, "keep the best record per workload (TVM's pick_best)"},
     {"records", at_cmd_records, "show, check or split a tuning log"},
+    {"tophub", at_cmd_tophub, "fetch, list, locate or clear TopHub pre-tuned packs"},
+    {"tracker", at_cmd_tracker, "run an RPC tracker (TVM's protocol)"},
+    {"query-tracker", at_cmd_query_tracker, "show a tracker's servers and queues"},
+    {"rpc-server", at_cmd_rpc_server, "serve measurement sessions, registered with a tracker"},
+    {"devices", at_cmd_devices, "list OpenCL platforms and devices with their limits"},
+    {"measure", at_cmd_measure, "build and run configs of a task on an OpenCL device"},
+    {"vta", at_cmd_vta, "show a VTA hardware config: derived constants, ISA layout, cycle model"},
 };
 
 static void print_usage(FILE *f)

@@ -1,0 +1,196 @@
+/* autotvm measure: builds and runs chosen configs of one task on an OpenCL device through the
+ * worker pool, printing each result as the v0.2 log line TVM would append (stdout) and a
+ * readable summary (stderr). A failed config is a result, not a command failure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "core/alloc.h"
+#include "measure/ocl.h"
+#include "records/record.h"
+#include "templates/template.h"
+
+static const char usage[] =
+    "usage: autotvm measure TEMPLATE --args ARGS --config INDEX[,INDEX...] [options]\n"
+    "\n"
+    "Measures configs of a task on an OpenCL device (PoCL by default) the way a tuner does:\n"
+    "build in worker processes, run with TVM's time evaluator, and print each result as one\n"
+    "AutoTVM v0.2 log line on stdout (append it to a log) plus a summary on stderr.\n"
+    "\n"
+    "  TEMPLATE            a registered OpenCL template, e.g. testing/matmul\n"
+    "  --args ARGS         the task's arguments: 512,512,512 or a JSON list [512, 512, 512, \"float32\"]\n"
+    "  --config LIST       config indices in the task's space\n"
+    "\n"
+    "options:\n"
+    "  --device SPEC         OpenCL device: index or substring of \"platform / device\" (autotvm devices)\n"
+    "  --number N            runs per timing round (default 4)\n"
+    "  --repeat N            timing rounds (default 3; with more than 2 the min and max are dropped)\n"
+    "  --min-repeat-ms N     grow number until a round lasts N ms (default 0)\n"
+    "  --timeout S           run timeout in seconds (default 10)\n"
+    "  --build-timeout S     build timeout in seconds (default 10)\n"
+    "  --cooldown-ms N       pause after each run (default 100)\n"
+    "  --n-parallel N        worker processes (default: cores, at most one per config)\n"
+    "  --check-correctness   compare outputs with the reference (WRONG_ANSWER otherwise)\n"
+    "  --target-string T     target written into the log line (default \"opencl\")\n"
+    "  --cache-dir DIR       PoCL's kernel cache (POCL_CACHE_DIR)\n"
+    "  -h, --help            show this help\n";
+
+static int parse_seconds(const char *opt, const char *text, int *ms)
+{
+    char *end = NULL;
+    double s = strtod(text, &end);
+    if (!text[0] || *end || !(s > 0) || s > 86400)
+        return at_cli_usage_error("measure", "option '--%s' needs a positive number of seconds, got '%s'", opt, text);
+    *ms = (int)lround(s * 1000);
+    return 0;
+}
+
+static int parse_int(const char *opt, const char *text, int *out)
+{
+    long v;
+    int rc = at_cli_parse_long("measure", opt, text, &v);
+    if (rc) return rc;
+    if (v > 1000000000L) return at_cli_usage_error("measure", "option '--%s' is too large", opt);
+    *out = (int)v;
+    return 0;
+}
+
+/* Parses "3,5,7" into a new array. */
+static int parse_indices(const char *text, int64_t **out, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *p = text; *p; p++) cap += *p == ',';
+    int64_t *v = at_malloc(cap * sizeof *v);
+    if (!v) return at_cli_fail(AT_OOM());
+    size_t k = 0;
+    const char *p = text;
+    while (*p) {
+        char *end = NULL;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || x < 0 || (*end && *end != ',')) {
+            at_free(v);
+            return at_cli_usage_error("measure", "bad config list '%s' (non-negative indices, comma-separated)", text);
+        }
+        v[k++] = x;
+        p = *end ? end + 1 : end;
+    }
+    if (k == 0) {
+        at_free(v);
+        return at_cli_usage_error("measure", "empty config list");
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+int at_cmd_measure(int argc, char **argv)
+{
+    const char *args = NULL, *config = NULL, *device = NULL, *number = NULL, *repeat = NULL, *min_repeat = NULL,
+               *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL, *target_string = "opencl",
+               *cache_dir = NULL;
+    int check = 0;
+    const at_cli_opt opts[] = {
+        {"args", &args, NULL},           {"config", &config, NULL},         {"device", &device, NULL},
+        {"number", &number, NULL},       {"repeat", &repeat, NULL},         {"min-repeat-ms", &min_repeat, NULL},
+        {"timeout", &timeout, NULL},     {"build-timeout", &build_timeout, NULL},
+        {"cooldown-ms", &cooldown, NULL}, {"n-parallel", &n_parallel, NULL}, {"check-correctness", NULL, &check},
+        {"target-string", &target_string, NULL}, {"cache-dir", &cache_dir, NULL},
+    };
+    const char *pos[1];
+    size_t n_pos = 0;
+    int rc = at_cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &n_pos, "measure");
+    if (rc == AT_CLI_HELP) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (rc != AT_CLI_OK) return rc;
+    if (n_pos != 1) return at_cli_usage_error("measure", "missing the TEMPLATE");
+    if (!args) return at_cli_usage_error("measure", "missing --args");
+    if (!config) return at_cli_usage_error("measure", "missing --config");
+
+    at_measure_opts mo = {.device = device, .cache_dir = cache_dir, .check_correctness = check != 0};
+    if ((number && (rc = parse_int("number", number, &mo.number))) || (repeat && (rc = parse_int("repeat", repeat, &mo.repeat))) ||
+        (min_repeat && (rc = parse_int("min-repeat-ms", min_repeat, &mo.min_repeat_ms))) ||
+        (timeout && (rc = parse_seconds("timeout", timeout, &mo.timeout_ms))) ||
+        (build_timeout && (rc = parse_seconds("build-timeout", build_timeout, &mo.build_timeout_ms))) ||
+        (n_parallel && (rc = parse_int("n-parallel", n_parallel, &mo.n_parallel))))
+        return rc;
+    if (cooldown) {
+        if ((rc = parse_int("cooldown-ms", cooldown, &mo.cooldown_ms))) return rc;
+        if (mo.cooldown_ms == 0) mo.cooldown_ms = -1; /* an explicit 0: no pause */
+    }
+    if (number && mo.number == 0) return at_cli_usage_error("measure", "--number must be >= 1");
+    if (repeat && (mo.repeat == 0 || mo.repeat > 64)) return at_cli_usage_error("measure", "--repeat must be 1..64");
+
+    int64_t *indices = NULL;
+    size_t n = 0;
+    if ((rc = parse_indices(config, &indices, &n))) return rc;
+
+    at_task *task = NULL;
+    at_config **configs = at_calloc(n, sizeof *configs);
+    at_meas_input *inputs = at_calloc(n, sizeof *inputs);
+    at_result *results = at_calloc(n, sizeof *results);
+    at_meas_runner *runner = NULL;
+    at_strbuf args_json;
+    at_strbuf_init(&args_json);
+    at_status st = configs && inputs && results ? AT_OK : AT_OOM();
+    if (st == AT_OK) st = at_task_create(pos[0], AT_TARGET_OPENCL, args, &task);
+    for (size_t i = 0; i < n && st == AT_OK; i++) {
+        st = at_task_config(task, indices[i], &configs[i]);
+        if (st != AT_OK)
+            st = AT_FAIL_WRAP(st, "config %lld of %s (the space has %lld)", (long long)indices[i], pos[0],
+                              (long long)at_space_range_len(at_task_space(task)));
+        inputs[i] = (at_meas_input){task, configs[i]};
+        at_result_init(&results[i]);
+    }
+    if (st == AT_OK && !n_parallel) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        mo.n_parallel = (int)((size_t)(cores > 0 ? cores : 1) < n ? (size_t)(cores > 0 ? cores : 1) : n);
+    }
+    if (st == AT_OK) st = at_meas_ocl_runner_new(&mo, &runner);
+    if (st == AT_OK) st = at_meas_runner_measure(runner, inputs, n, results);
+    if (st == AT_OK) {
+        at_strbuf_putc(&args_json, '[');
+        at_op_args_write_json(at_task_args(task), &args_json);
+        at_strbuf_putc(&args_json, ']');
+        st = at_strbuf_status(&args_json);
+    }
+    const at_ocl_device_info *dev = st == AT_OK ? at_meas_ocl_device(at_meas_ocl_of(runner)) : NULL;
+    for (size_t i = 0; i < n && st == AT_OK; i++) {
+        at_rec rec;
+        st = at_rec_make(target_string, pos[0], at_strbuf_cstr(&args_json), configs[i], &results[i], &rec);
+        if (st != AT_OK) break;
+        char *line = at_rec_to_line(&rec);
+        at_rec_fini(&rec);
+        if (!line) {
+            st = AT_OOM();
+            break;
+        }
+        fputs(line, stdout);
+        fflush(stdout);
+        at_free(line);
+        const at_result *r = &results[i];
+        if (r->err == AT_MEAS_OK) {
+            double mean = at_result_mean_cost(r);
+            fprintf(stderr, "config %lld on %s: %.6g ms, %.4g GFLOPS\n", (long long)indices[i], dev->name, mean * 1e3,
+                    at_task_flop(task) / mean / 1e9);
+        } else {
+            fprintf(stderr, "config %lld on %s: %s: %s\n", (long long)indices[i], dev->name, at_meas_err_name(r->err),
+                    r->msg ? r->msg : "");
+        }
+    }
+    at_strbuf_fini(&args_json);
+    at_meas_runner_free(runner);
+    for (size_t i = 0; configs && i < n; i++) at_config_free(configs[i]);
+    for (size_t i = 0; results && i < n; i++) at_result_fini(&results[i]);
+    at_free(configs);
+    at_free(inputs);
+    at_free(results);
+    at_free(indices);
+    at_task_free(task);
+    return st == AT_OK ? 0 : at_cli_fail(st);
+}

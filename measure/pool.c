@@ -1,0 +1,747 @@
+/* The OpenCL measurer's parent side: worker processes forked up front (and again after a loss),
+ * one poll() loop that reads their frames without blocking and enforces per-worker deadlines,
+ * and TVM's build-then-run batches. Every frame carries its job number and a worker runs one job
+ * at a time, so a result can only land in the slot of the input it was sent for. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "measure/internal.h"
+
+#define STARTUP_TIMEOUT_S 120.0
+#define PREPARE_TIMEOUT_S 600.0
+
+typedef enum wstate { W_DEAD = 0, W_STARTING, W_IDLE, W_BUILDING, W_BUILT, W_RUNNING } wstate;
+
+typedef struct slot slot;
+
+typedef struct wk {
+    long           pid;
+    int            fd;
+    wstate         state;
+    uint64_t       job;
+    slot          *slot;    /* the input it works for */
+    int            stage;   /* building: 0 preparing, 1 compiling, 2 first launch */
+    double         deadline;
+    unsigned char *rx;
+    size_t         rx_len, rx_cap;
+    char          *hello_error; /* a failed start's message */
+    at_status      hello_status;
+} wk;
+
+struct slot {
+    at_result     *res;
+    at_meas_times *times;
+    double         t_dispatch;
+    bool           done;
+};
+
+struct at_meas_ocl {
+    at_meas_worker_cfg cfg;
+    char              *device, *cache_dir, *build_options;
+    const at_template **extra;
+    wk                *w;
+    size_t             n;
+    at_ocl_device_info dev;
+    bool               have_dev;
+    uint64_t           next_job;
+    at_meas_times     *times;
+    size_t             n_times, cap_times;
+    at_meas_ocl_stats  stats;
+    at_strbuf          tx;
+};
+
+/* ---- results -------------------------------------------------------------------------------- */
+
+static void finish(slot *s, at_meas_err err, const char *msg, double all_cost_s, bool cost_is_int)
+{
+    at_result *r = s->res;
+    at_result_fini(r);
+    r->err = err;
+    if (err != AT_MEAS_OK) r->msg = at_strdup(msg && *msg ? msg : at_meas_err_name(err));
+    r->all_cost_s = all_cost_s;
+    r->all_cost_is_int = cost_is_int;
+    r->timestamp = at_clock_wall_s();
+    s->times->total_s = s->t_dispatch > 0 ? at_clock_mono_s() - s->t_dispatch : 0; /* 0: never dispatched */
+    s->done = true;
+}
+
+/* A timeout's all_cost: the timeout in seconds, an int when whole (TVM logs "10", not "10.0"). */
+static void finish_timeout(slot *s, at_meas_err err, const char *msg, int timeout_ms)
+{
+    finish(s, err, msg, timeout_ms / 1e3, timeout_ms % 1000 == 0);
+}
+
+/* ---- worker processes ----------------------------------------------------------------------- */
+
+static void describe_exit(int status, char *buf, size_t cap)
+{
+    if (WIFSIGNALED(status))
+        snprintf(buf, cap, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status))
+        snprintf(buf, cap, "exited with status %d", WEXITSTATUS(status));
+    else
+        snprintf(buf, cap, "ended");
+}
+
+/* Kills (when kill_it) and reaps a worker; its state becomes W_DEAD. */
+static void bury(at_meas_ocl *m, wk *w, bool kill_it, char *why, size_t why_cap)
+{
+    int status = 0;
+    if (w->pid > 0) {
+        if (kill_it) kill((pid_t)w->pid, SIGKILL);
+        while (waitpid((pid_t)w->pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (why) describe_exit(status, why, why_cap);
+    } else if (why) {
+        snprintf(why, why_cap, "not running");
+    }
+    if (w->fd >= 0) close(w->fd);
+    w->fd = -1;
+    w->pid = -1;
+    w->state = W_DEAD;
+    w->rx_len = 0;
+    w->slot = NULL;
+    if (m && w->hello_status == AT_OK) m->stats.n_worker_losses++; /* NULL m: shutting down */
+}
+
+static at_status spawn(at_meas_ocl *m, wk *w)
+{
+    if (at_ocl_touched())
+        return AT_FAIL(AT_EINVAL, "cannot start OpenCL workers: this process already used OpenCL (PoCL does not survive fork)");
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return AT_FAIL(AT_EIO, "socketpair: %s", strerror(errno));
+    fflush(NULL); /* nothing buffered may be written twice */
+    pid_t parent = getpid(), pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return AT_FAIL(AT_EIO, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+        if (getppid() != parent) _exit(0);
+        close(sv[0]);
+        for (size_t i = 0; i < m->n; i++)
+            if (m->w[i].fd >= 0) close(m->w[i].fd);
+        at_meas_worker_main(sv[1], &m->cfg);
+        _exit(0); /* no atexit handlers, no stdio flush: the parent owns those */
+    }
+    close(sv[1]);
+    fcntl(sv[0], F_SETFD, FD_CLOEXEC);
+    fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
+    w->pid = pid;
+    w->fd = sv[0];
+    w->state = W_STARTING;
+    w->deadline = at_clock_mono_s() + STARTUP_TIMEOUT_S;
+    w->rx_len = 0;
+    w->hello_status = AT_EDEVICE;
+    at_free(w->hello_error);
+    w->hello_error = NULL;
+    m->stats.n_worker_starts++;
+    return AT_OK;
+}
+
+static at_status send_frame(at_meas_ocl *m, wk *w)
+{
+    at_meas_frame_end(&m->tx);
+    AT_TRY(at_strbuf_status(&m->tx));
+    int flags = fcntl(w->fd, F_GETFL);
+    fcntl(w->fd, F_SETFL, flags & ~O_NONBLOCK);
+    at_status st = at_meas_send_all(w->fd, m->tx.data, m->tx.len);
+    fcntl(w->fd, F_SETFL, flags);
+    return st;
+}
+
+/* ---- the event loop ------------------------------------------------------------------------- */
+
+static void lost(at_meas_ocl *m, wk *w, bool killed_by_us, const char *what)
+{
+    char why[128];
+    slot *s = w->slot;
+    wstate state = w->state;
+    bury(m, w, killed_by_us, why, sizeof why);
+    if (!s || s->done) return;
+    char msg[512];
+    snprintf(msg, sizeof msg, "worker process %s %s", why, what);
+    if (state == W_RUNNING)
+        finish(s, AT_MEAS_RUNTIME_DEVICE, msg, at_clock_mono_s() - s->t_dispatch, false);
+    else
+        finish_timeout(s, AT_MEAS_RUNTIME_DEVICE, msg, m->cfg.opts.build_timeout_ms);
+}
+
+static void on_frame(at_meas_ocl *m, wk *w, uint32_t type, at_meas_reader *r)
+{
+    const at_measure_opts *o = &m->cfg.opts;
+    double now = at_clock_mono_s();
+    if (type == AT_MSG_HELLO && w->state == W_STARTING) {
+        bool ok = at_meas_get_u32(r) != 0;
+        at_status st = (at_status)at_meas_get_u32(r);
+        if (ok) {
+            at_ocl_device_info info;
+            at_meas_get_bytes(r, &info, sizeof info);
+            if (!r->bad) {
+                if (!m->have_dev) m->dev = info;
+                m->have_dev = true;
+                w->state = W_IDLE;
+                w->hello_status = AT_OK;
+                return;
+            }
+        } else {
+            w->hello_error = at_meas_get_str(r);
+            w->hello_status = st == AT_OK ? AT_EDEVICE : st;
+        }
+        bury(m, w, true, NULL, 0);
+        return;
+    }
+    uint64_t job = at_meas_get_u64(r);
+    slot *s = w->slot;
+    bool mine = s && !s->done && job == w->job;
+    if (type == AT_MSG_STAGE && mine && w->state == W_BUILDING) {
+        uint32_t stage = at_meas_get_u32(r);
+        if (stage == AT_STAGE_PREPARED) {
+            w->stage = 1;
+            w->deadline = now + o->build_timeout_ms / 1e3;
+        } else if (stage == AT_STAGE_COMPILED) {
+            w->stage = 2;
+            w->deadline = now + o->timeout_ms / 1e3;
+            s->times->compiled = true; /* counted here: a first launch may never report back */
+            m->stats.n_compiles++;
+        }
+        return;
+    }
+    if (type == AT_MSG_BUILT && mine && w->state == W_BUILDING) {
+        at_meas_err err = (at_meas_err)at_meas_get_u32(r);
+        char *msg = at_meas_get_str(r);
+        s->times->prepare_s = at_meas_get_f64(r);
+        s->times->instantiate_s = at_meas_get_f64(r);
+        s->times->codegen_s = at_meas_get_f64(r);
+        s->times->compile_s = at_meas_get_f64(r);
+        s->times->first_launch_s = at_meas_get_f64(r);
+        bool compiled = at_meas_get_u32(r) != 0;
+        if (compiled && !s->times->compiled) m->stats.n_compiles++; /* a failed compile */
+        s->times->compiled = compiled;
+        if (!r->bad) {
+            if (err != AT_MEAS_OK) {
+                finish(s, err, msg, now - s->t_dispatch, false);
+                w->state = W_IDLE;
+                w->slot = NULL;
+            } else {
+                w->state = W_BUILT;
+            }
+        }
+        at_free(msg);
+        if (!r->bad) return;
+    }
+    if (type == AT_MSG_RAN && mine && w->state == W_RUNNING) {
+        at_meas_err err = (at_meas_err)at_meas_get_u32(r);
+        char *msg = at_meas_get_str(r);
+        uint32_t n = at_meas_get_u32(r);
+        double costs[64];
+        if (n > 64) r->bad = true;
+        for (uint32_t i = 0; i < n && !r->bad; i++) costs[i] = at_meas_get_f64(r);
+        s->times->run_s = at_meas_get_f64(r);
+        s->times->check_s = at_meas_get_f64(r);
+        if (!r->bad) {
+            finish(s, err, msg, now - s->t_dispatch, false);
+            if (err == AT_MEAS_OK && at_result_set_costs(s->res, costs, n) != AT_OK) {
+                s->res->err = AT_MEAS_UNKNOWN_ERROR;
+                s->res->msg = at_strdup("out of memory");
+            }
+            w->state = W_IDLE;
+            w->slot = NULL;
+        }
+        at_free(msg);
+        if (!r->bad) return;
+    }
+    /* a frame that is not the answer to this worker's job: never guess, drop the worker */
+    lost(m, w, true, "sent an unexpected message");
+}
+
+static bool busy(const wk *w)
+{
+    return w->state == W_STARTING || w->state == W_BUILDING || w->state == W_RUNNING;
+}
+
+/* Reads what a worker has sent; false when its stream ended. */
+static bool drain(at_meas_ocl *m, wk *w)
+{
+    for (;;) {
+        if (w->rx_cap - w->rx_len < 4096) {
+            size_t cap = w->rx_cap ? 2 * w->rx_cap : 16384;
+            unsigned char *b = at_realloc(w->rx, cap);
+            if (!b) return false;
+            w->rx = b;
+            w->rx_cap = cap;
+        }
+        ssize_t k = recv(w->fd, w->rx + w->rx_len, w->rx_cap - w->rx_len, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        if (k <= 0) return false;
+        w->rx_len += (size_t)k;
+    }
+    size_t pos = 0;
+    while (w->rx_len - pos >= 8 && w->fd >= 0) {
+        uint32_t len, type;
+        memcpy(&len, w->rx + pos, 4);
+        memcpy(&type, w->rx + pos + 4, 4);
+        if (len < 4 || len > AT_MEAS_MAX_FRAME) return false;
+        if (w->rx_len - pos - 4 < len) break;
+        at_meas_reader r = {.p = w->rx + pos + 8, .len = len - 4};
+        pos += 4 + (size_t)len;
+        on_frame(m, w, type, &r);
+    }
+    if (w->fd < 0) return true; /* buried while handling a frame */
+    memmove(w->rx, w->rx + pos, w->rx_len - pos);
+    w->rx_len -= pos;
+    return true;
+}
+
+/* Runs the loop until no worker is busy: frames, deaths and deadlines. */
+static void pump(at_meas_ocl *m)
+{
+    struct pollfd *fds = at_calloc(m->n + 1, sizeof *fds);
+    size_t *who = at_calloc(m->n + 1, sizeof *who);
+    for (;;) {
+        size_t nf = 0;
+        double now = at_clock_mono_s(), next = now + 3600;
+        for (size_t i = 0; i < m->n; i++) {
+            wk *w = &m->w[i];
+            if (!busy(w)) continue;
+            if (now >= w->deadline) {
+                slot *s = w->slot;
+                const at_measure_opts *o = &m->cfg.opts;
+                char msg[256];
+                if (w->state == W_STARTING) {
+                    bury(m, w, true, NULL, 0);
+                    w->hello_status = AT_ETIMEOUT;
+                    continue;
+                }
+                wstate state = w->state;
+                int stage = w->stage;
+                bury(m, w, true, NULL, 0);
+                if (!s || s->done) continue;
+                if (state == W_RUNNING) {
+                    snprintf(msg, sizeof msg, "run exceeded the %g s timeout; worker killed", o->timeout_ms / 1e3);
+                    finish_timeout(s, AT_MEAS_RUN_TIMEOUT, msg, o->timeout_ms);
+                } else if (stage == 2) {
+                    snprintf(msg, sizeof msg, "first launch (code generation and one run) exceeded the %g s timeout; worker killed",
+                             o->timeout_ms / 1e3);
+                    finish_timeout(s, AT_MEAS_RUN_TIMEOUT, msg, o->timeout_ms);
+                } else {
+                    snprintf(msg, sizeof msg, "%s exceeded the %g s timeout; worker killed",
+                             stage == 0 ? "preparing the task's data" : "build", (stage == 0 ? PREPARE_TIMEOUT_S : o->build_timeout_ms / 1e3));
+                    finish_timeout(s, AT_MEAS_BUILD_TIMEOUT, msg, o->build_timeout_ms);
+                }
+                continue;
+            }
+            if (w->deadline < next) next = w->deadline;
+            if (fds && who) {
+                fds[nf].fd = w->fd;
+                fds[nf].events = POLLIN;
+                who[nf++] = i;
+            }
+        }
+        if (nf == 0) {
+            bool any = false;
+            for (size_t i = 0; i < m->n; i++) any |= busy(&m->w[i]);
+            if (!any || !fds || !who) break;
+            continue;
+        }
+        int timeout_ms = (int)((next - now) * 1e3) + 1;
+        int rc = poll(fds, (nfds_t)nf, timeout_ms);
+        if (rc < 0 && errno != EINTR) break;
+        for (size_t j = 0; rc > 0 && j < nf; j++) {
+            if (!fds[j].revents) continue;
+            wk *w = &m->w[who[j]];
+            if (w->fd != fds[j].fd) continue;
+            if (!drain(m, w)) {
+                if (w->state == W_STARTING) {
+                    char why[128];
+                    bury(m, w, true, why, sizeof why);
+                    if (!w->hello_error) {
+                        char msg[200];
+                        snprintf(msg, sizeof msg, "worker process %s while starting", why);
+                        w->hello_error = at_strdup(msg);
+                    }
+                } else {
+                    lost(m, w, true, w->state == W_RUNNING ? "while running" : "while building");
+                }
+            }
+        }
+    }
+    at_free(fds);
+    at_free(who);
+}
+
+/* Starts every dead worker and waits for their hello. Returns how many are ready. */
+static size_t revive(at_meas_ocl *m, at_status *first_error)
+{
+    *first_error = AT_OK;
+    for (size_t i = 0; i < m->n; i++) {
+        /* a worker that died while idle (killed from outside) is noticed here, not by a trial */
+        int status;
+        wk *w = &m->w[i];
+        if (w->state == W_IDLE && waitpid((pid_t)w->pid, &status, WNOHANG) == (pid_t)w->pid) {
+            w->pid = -1;
+            bury(m, w, false, NULL, 0);
+        }
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->w[i].state != W_DEAD) continue;
+        at_status st = spawn(m, &m->w[i]);
+        if (st != AT_OK && *first_error == AT_OK) *first_error = st;
+    }
+    pump(m);
+    size_t ready = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        wk *w = &m->w[i];
+        if (w->state == W_IDLE) {
+            ready++;
+        } else if (*first_error == AT_OK) {
+            *first_error = w->hello_status == AT_OK ? AT_EDEVICE : w->hello_status;
+            if (w->hello_error)
+                AT_FAIL(*first_error, "%s", w->hello_error);
+            else if (w->hello_status == AT_ETIMEOUT)
+                AT_FAIL(*first_error, "OpenCL worker did not start within %g s", STARTUP_TIMEOUT_S);
+        }
+    }
+    return ready;
+}
+
+/* ---- public API ----------------------------------------------------------------------------- */
+
+static char *dup_opt(const char *s, bool *oom)
+{
+    if (!s) return NULL;
+    char *d = at_strdup(s);
+    if (!d) *oom = true;
+    return d;
+}
+
+at_status at_meas_ocl_new(const at_measure_opts *opts, at_meas_ocl **out)
+{
+    *out = NULL;
+    if (opts->number < 0 || opts->repeat < 0 || opts->repeat > 64 || opts->min_repeat_ms < 0 || opts->timeout_ms < 0 ||
+        opts->build_timeout_ms < 0 || opts->n_parallel < 0)
+        return AT_FAIL(AT_EINVAL, "bad measure options (negative value, or repeat > 64)");
+    at_meas_ocl *m = at_calloc(1, sizeof *m);
+    if (!m) return AT_OOM();
+    at_strbuf_init(&m->tx);
+    at_measure_opts *o = &m->cfg.opts;
+    *o = *opts;
+    if (!o->number) o->number = 4;
+    if (!o->repeat) o->repeat = 3;
+    if (!o->timeout_ms) o->timeout_ms = 10000;
+    if (!o->build_timeout_ms) o->build_timeout_ms = 10000;
+    if (!o->cooldown_ms) o->cooldown_ms = 100;
+    if (!o->seed) o->seed = 1;
+    if (!o->n_parallel) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        o->n_parallel = cores > 0 ? (int)cores : 1;
+    }
+    bool oom = false;
+    o->device = m->device = dup_opt(opts->device, &oom);
+    o->cache_dir = m->cache_dir = dup_opt(opts->cache_dir, &oom);
+    o->build_options = m->build_options = dup_opt(opts->build_options, &oom);
+    if (opts->n_extra_templates) {
+        m->extra = at_calloc(opts->n_extra_templates, sizeof *m->extra);
+        if (m->extra)
+            memcpy(m->extra, opts->extra_templates, opts->n_extra_templates * sizeof *m->extra);
+        else
+            oom = true;
+    }
+    o->extra_templates = m->extra;
+    m->n = (size_t)o->n_parallel;
+    m->w = at_calloc(m->n, sizeof *m->w);
+    if (oom || !m->w) {
+        at_meas_ocl_free(m);
+        return AT_OOM();
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        m->w[i].fd = -1;
+        m->w[i].pid = -1;
+    }
+    at_status st;
+    size_t ready = revive(m, &st);
+    if (ready < m->n) {
+        if (st == AT_OK) st = AT_FAIL(AT_EDEVICE, "OpenCL workers failed to start");
+        at_meas_ocl_free(m);
+        return st;
+    }
+    *out = m;
+    return AT_OK;
+}
+
+void at_meas_ocl_free(at_meas_ocl *m)
+{
+    if (!m) return;
+    for (size_t i = 0; m->w && i < m->n; i++) {
+        wk *w = &m->w[i];
+        if (w->state != W_DEAD) {
+            /* ask politely, then make sure: a worker stuck in a kernel never reads */
+            at_meas_frame_begin(&m->tx, AT_MSG_QUIT);
+            if (w->state == W_IDLE) (void)send_frame(m, w);
+            bury(NULL, w, w->state != W_IDLE, NULL, 0);
+        }
+        at_free(w->rx);
+        at_free(w->hello_error);
+    }
+    at_free(m->w);
+    at_free(m->extra);
+    at_free(m->device);
+    at_free(m->cache_dir);
+    at_free(m->build_options);
+    at_free(m->times);
+    at_strbuf_fini(&m->tx);
+    at_free(m);
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+static at_status dispatch_build(at_meas_ocl *m, wk *w, slot *s, const at_meas_input *in)
+{
+    const at_template *t = at_task_template(in->task);
+    AT_ASSERT(t->target == AT_TARGET_OPENCL); /* checked by at_meas_ocl_measure */
+    at_strbuf args, config;
+    at_strbuf_init(&args);
+    at_strbuf_init(&config);
+    at_strbuf_putc(&args, '[');
+    at_op_args_write_json(at_task_args(in->task), &args);
+    at_strbuf_putc(&args, ']');
+    at_config_write_json(in->config, &config);
+    at_status st = at_strbuf_status(&args);
+    if (st == AT_OK) st = at_strbuf_status(&config);
+    if (st == AT_OK) {
+        at_meas_frame_begin(&m->tx, AT_MSG_BUILD);
+        at_meas_put_u64(&m->tx, ++m->next_job);
+        at_meas_put_str(&m->tx, t->name);
+        at_meas_put_u32(&m->tx, (uint32_t)t->target);
+        at_meas_put_str(&m->tx, at_strbuf_cstr(&args));
+        at_meas_put_str(&m->tx, at_strbuf_cstr(&config));
+        st = send_frame(m, w);
+    }
+    at_strbuf_fini(&args);
+    at_strbuf_fini(&config);
+    s->t_dispatch = at_clock_mono_s();
+    if (st != AT_OK) return st;
+    w->job = m->next_job;
+    w->slot = s;
+    w->state = W_BUILDING;
+    w->stage = 0;
+    w->deadline = s->t_dispatch + PREPARE_TIMEOUT_S;
+    return AT_OK;
+}
+
+at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_t n, at_result *results)
+{
+    const at_measure_opts *o = &m->cfg.opts;
+    if (n > m->cap_times) {
+        at_meas_times *t = at_realloc(m->times, n * sizeof *t);
+        if (!t) return AT_OOM();
+        m->times = t;
+        m->cap_times = n;
+    }
+    m->n_times = n;
+    if (n) memset(m->times, 0, n * sizeof *m->times);
+    slot *slots = at_calloc(n + 1, sizeof *slots);
+    if (!slots) return AT_OOM();
+    for (size_t i = 0; i < n; i++) {
+        slots[i].res = &results[i];
+        slots[i].times = &m->times[i];
+    }
+    /* inputs for another backend are answered here, without bothering a worker */
+    for (size_t i = 0; i < n; i++) {
+        const at_template *t = at_task_template(inputs[i].task);
+        if (t->target == AT_TARGET_OPENCL) continue;
+        char msg[300];
+        snprintf(msg, sizeof msg, "the OpenCL runner cannot measure %s templates (%s)", at_target_family_name(t->target), t->name);
+        finish(&slots[i], AT_MEAS_COMPILE_HOST, msg, 0, false);
+    }
+    at_status status = AT_OK;
+    size_t next = 0;
+    int stalled = 0;
+    for (;;) {
+        while (next < n && slots[next].done) next++;
+        if (next >= n) break;
+        at_status st;
+        size_t ready = revive(m, &st);
+        if (ready == 0) {
+            status = st != AT_OK ? st : AT_FAIL(AT_EDEVICE, "no OpenCL worker is running");
+            char msg[600];
+            snprintf(msg, sizeof msg, "no OpenCL worker could be started: %s", at_last_error());
+            for (size_t i = next; i < n; i++)
+                if (!slots[i].done) finish(&slots[i], AT_MEAS_UNKNOWN_ERROR, msg, 0, false);
+            break;
+        }
+        /* build phase: one input per ready worker; an input whose worker cannot take it (gone
+         * since the last look) waits for the next round instead of failing */
+        size_t begin = next;
+        for (size_t i = 0; i < m->n; i++) {
+            while (next < n && slots[next].done) next++;
+            if (next >= n) break;
+            wk *w = &m->w[i];
+            if (w->state != W_IDLE) continue;
+            if (dispatch_build(m, w, &slots[next], &inputs[next]) == AT_OK) {
+                next++;
+            } else {
+                w->slot = NULL;
+                bury(m, w, true, NULL, 0);
+            }
+        }
+        if (next == begin) {
+            if (++stalled < 3) continue;
+            status = AT_FAIL(AT_EIO, "no OpenCL worker accepts work");
+            for (size_t i = next; i < n; i++)
+                if (!slots[i].done) finish(&slots[i], AT_MEAS_UNKNOWN_ERROR, "no OpenCL worker accepts work", 0, false);
+            break;
+        }
+        stalled = 0;
+        pump(m);
+        /* run phase: serial, in input order */
+        for (size_t j = begin; j < next; j++) {
+            slot *s = &slots[j];
+            if (s->done) continue;
+            wk *w = NULL;
+            for (size_t i = 0; i < m->n && !w; i++)
+                if (m->w[i].slot == s && m->w[i].state == W_BUILT) w = &m->w[i];
+            if (!w) {
+                finish(s, AT_MEAS_UNKNOWN_ERROR, "lost track of the built program", 0, false);
+                continue;
+            }
+            at_meas_frame_begin(&m->tx, AT_MSG_RUN);
+            at_meas_put_u64(&m->tx, w->job);
+            if (send_frame(m, w) != AT_OK) {
+                lost(m, w, true, "before running");
+                continue;
+            }
+            w->state = W_RUNNING;
+            w->deadline = at_clock_mono_s() + o->timeout_ms / 1e3;
+            pump(m);
+            if (!s->done) finish(s, AT_MEAS_UNKNOWN_ERROR, "the run ended without a result", 0, false);
+            if (o->cooldown_ms > 0) sleep_ms(o->cooldown_ms);
+        }
+    }
+    m->stats.n_trials += n;
+    at_free(slots);
+    /* restart lost workers now: their start-up overlaps whatever the caller does next */
+    for (size_t i = 0; i < m->n; i++)
+        if (m->w[i].state == W_DEAD) (void)spawn(m, &m->w[i]);
+    return status;
+}
+
+const at_ocl_device_info *at_meas_ocl_device(const at_meas_ocl *m)
+{
+    return &m->dev;
+}
+
+size_t at_meas_ocl_n_workers(const at_meas_ocl *m)
+{
+    return m->n;
+}
+
+long at_meas_ocl_worker_pid(const at_meas_ocl *m, size_t i)
+{
+    AT_ASSERT(i < m->n);
+    return m->w[i].state == W_DEAD ? -1 : m->w[i].pid;
+}
+
+const at_meas_times *at_meas_ocl_last_times(const at_meas_ocl *m, size_t *n)
+{
+    *n = m->n_times;
+    return m->times;
+}
+
+void at_meas_ocl_stats_get(const at_meas_ocl *m, at_meas_ocl_stats *out)
+{
+    *out = m->stats;
+}
+
+/* ---- limits --------------------------------------------------------------------------------- */
+
+at_status at_meas_ocl_check_limits(const at_ir_program *p, const at_ocl_code *code, const at_ocl_device_info *dev)
+{
+    for (size_t k = 0; k < code->n_kernels; k++) {
+        const at_ocl_kernel_info *ki = &code->kernels[k];
+        size_t wg = ki->lws[0] * ki->lws[1] * ki->lws[2];
+        if (ki->work_dim > dev->max_work_item_dims)
+            return AT_FAIL(AT_EINVAL, "kernel %s uses %u dimensions, the device has %u", ki->name, ki->work_dim,
+                           dev->max_work_item_dims);
+        if (wg > dev->max_work_group_size)
+            return AT_FAIL(AT_EINVAL, "kernel %s: work-group of %zu work-items (%zu x %zu x %zu) exceeds the device's %zu",
+                           ki->name, wg, ki->lws[0], ki->lws[1], ki->lws[2], dev->max_work_group_size);
+        for (unsigned d = 0; d < 3; d++)
+            if (ki->lws[d] > 1 && ki->lws[d] > dev->max_work_item_sizes[d])
+                return AT_FAIL(AT_EINVAL, "kernel %s: local size %zu in dimension %u exceeds the device's %zu", ki->name,
+                               ki->lws[d], d, dev->max_work_item_sizes[d]);
+        if (ki->local_bytes > dev->local_mem_bytes)
+            return AT_FAIL(AT_EINVAL, "kernel %s: %zu bytes of local memory exceed the device's %llu", ki->name,
+                           ki->local_bytes, (unsigned long long)dev->local_mem_bytes);
+    }
+    for (size_t i = 0; i < p->n_bufs; i++) {
+        size_t bytes = (size_t)p->bufs[i]->size * at_ir_type_bytes(p->bufs[i]->elem);
+        if (dev->max_alloc_bytes && bytes > dev->max_alloc_bytes)
+            return AT_FAIL(AT_EINVAL, "buffer %s of %zu bytes exceeds the device's largest allocation (%llu)",
+                           p->bufs[i]->name, bytes, (unsigned long long)dev->max_alloc_bytes);
+    }
+    if (strstr(code->source, "cl_khr_fp64") && !dev->fp64) return AT_FAIL(AT_EINVAL, "the device has no fp64");
+    if (strstr(code->source, "cl_khr_fp16") && !dev->fp16) return AT_FAIL(AT_EINVAL, "the device has no fp16");
+    return AT_OK;
+}
+
+/* ---- runner --------------------------------------------------------------------------------- */
+
+static at_status runner_measure(void *ctx, const at_meas_input *inputs, size_t n, at_result *results)
+{
+    return at_meas_ocl_measure(ctx, inputs, n, results);
+}
+
+static size_t runner_batch(void *ctx)
+{
+    return at_meas_ocl_n_workers(ctx);
+}
+
+static void runner_free(void *ctx)
+{
+    at_meas_ocl_free(ctx);
+}
+
+static const at_meas_runner_i ocl_runner_i = {
+    .name = "opencl",
+    .measure = runner_measure,
+    .batch_size = runner_batch,
+    .free = runner_free,
+};
+
+at_status at_meas_ocl_runner_new(const at_measure_opts *opts, at_meas_runner **out)
+{
+    *out = NULL;
+    at_meas_ocl *m;
+    AT_TRY(at_meas_ocl_new(opts, &m));
+    return at_meas_runner_new(&ocl_runner_i, m, out);
+}
+
+at_meas_ocl *at_meas_ocl_of(const at_meas_runner *r)
+{
+    return at_meas_runner_iface(r) == &ocl_runner_i ? at_meas_runner_ctx(r) : NULL;
+}

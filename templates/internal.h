@@ -1,0 +1,76 @@
+/* Helpers shared by the files of templates/ (not for other modules): float element access for
+ * the references, and the schedule vocabulary TVM's GPU templates use (split sizes from a config,
+ * annotations with their validity checks, loop nests, zero-padded loads) expressed on the IR. */
+#ifndef AT_TEMPLATES_INTERNAL_H
+#define AT_TEMPLATES_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+#include "knobs/config.h"
+#include "templates/ops.h"
+
+/* ---- element access (references) ------------------------------------------------------------ */
+
+/* p[i] of float type t (float16, float32 or float64; AT_ASSERT) as a double. */
+double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i);
+/* p[i] = v rounded to float type t (float16 rounds to nearest even). */
+void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v);
+
+/* ---- IR helpers ----------------------------------------------------------------------------- */
+
+/* An int32 constant. */
+const at_ir_expr *at_tmpl_i(at_ir_sched *s, int64_t v);
+/* A float constant of type t (scalar). */
+const at_ir_expr *at_tmpl_f(at_ir_sched *s, at_ir_type t, double v);
+/* e cast to t unless it already has that type (TVM's astype). */
+const at_ir_expr *at_tmpl_cast(at_ir_sched *s, at_ir_type t, const at_ir_expr *e);
+/* Row-major flat index of idx[0..n) in a tensor of shape dims[0..n) (dims[0] is not used). */
+const at_ir_expr *at_tmpl_index(at_ir_sched *s, const at_ir_expr *const *idx, const int64_t *dims, size_t n);
+/* a && b where either may be NULL (no condition). */
+const at_ir_expr *at_tmpl_and(at_ir_sched *s, const at_ir_expr *a, const at_ir_expr *b);
+
+/* One loop of a nest: the variable, its extent and its kind (serial, unrolled, vectorized or a
+ * binding). */
+typedef struct at_tmpl_loop {
+    const at_ir_var *var;
+    int64_t          extent;
+    at_ir_for_kind   kind;
+} at_tmpl_loop;
+
+/* A new int32 loop variable with its extent and kind. */
+at_tmpl_loop at_tmpl_loop_new(at_ir_sched *s, const char *name, int64_t extent, at_ir_for_kind kind);
+
+/* body wrapped in loops[0] (outermost) .. loops[n-1] (innermost), as TVM lowers a leaf order:
+ * a vectorized loop with loops inside it moves innermost (TVM vectorizes such a body loop by
+ * loop, which is the same code), a vectorized loop of extent 1 and a serial loop of extent 1
+ * become unrolled (their variable is the constant 0, as TVM drops such loops). */
+const at_ir_stmt *at_tmpl_nest(at_ir_sched *s, const at_tmpl_loop *loops, size_t n, const at_ir_stmt *body);
+
+/* Sizes of split knob `knob` (n parts) applied to extent: parts[0] = extent / prod(sizes[1:]),
+ * parts[i] = sizes[i]. AT_EINVAL naming the knob when a size is < 1, the product does not divide
+ * the extent, or sizes[0] is neither -1 nor that outer extent. */
+at_status at_tmpl_split_parts(const at_config *c, size_t knob, int64_t extent, size_t n, int64_t *parts);
+
+/* AnnotateEntity.apply with axis_lens, max_unroll and vec_size: kinds[i] = SERIAL ("none"),
+ * UNROLLED or VECTORIZED for the n axes of annotate knob `knob`. AT_EINVAL (TVM's raise_error:
+ * "Too large factor for unrolling" when an unrolled axis is longer than max_unroll (0: no
+ * limit), "Wrong size of lanes in vectorization" when a vectorized length is not in vec_size
+ * (NULL: no check), or an annotation this helper does not know). */
+at_status at_tmpl_annotate(const at_config *c, size_t knob, size_t n, const int64_t *axis_lens, int64_t max_unroll,
+                           const int64_t *vec_size, size_t n_vec, at_ir_for_kind *kinds);
+
+/* The vector sizes TVM's Mali schedules accept: 1, 2, 4, 8, 16. */
+extern const int64_t at_tmpl_mali_vec_size[5];
+
+/* Load of data[n][c][h - pt][w - pl] from an NCHW tensor as topi's nn.pad reads it (zero outside):
+ * h and w are coordinates in the padded tensor. The guard holds h >= pt && h < IH + pt for an
+ * axis with padding (TVM's condition), and for an axis without padding only when h can reach
+ * h_max >= IH (a read TVM would make past the end and never use). */
+const at_ir_expr *at_tmpl_pad_load(at_ir_sched *s, const at_ir_buffer *data, const at_conv2d_geom *g,
+                                   const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
+                                   const at_ir_expr *w, int64_t h_max, int64_t w_max);
+
+#endif

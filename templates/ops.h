@@ -1,0 +1,176 @@
+/* Operator kinds: per kind, the argument struct and its workload JSON (TVM's serialize_args),
+ * the tensors of its signature, FLOPs, the unscheduled compute (IR) and the naive reference
+ * implementation that measure/ and the tests use as the correctness oracle. A template only
+ * schedules; everything here is shared by every template of the op. */
+#ifndef AT_TEMPLATES_OPS_H
+#define AT_TEMPLATES_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/json.h"
+#include "core/status.h"
+#include "core/strbuf.h"
+#include "ir/ir.h"
+
+typedef enum at_op_kind {
+    AT_OP_MATMUL = 0,
+    AT_OP_CONV2D_NCHW,          /* topi conv2d NCHW/OIHW (spatial-pack compute, compute_flop count) */
+    AT_OP_CONV2D_NCHW_WINOGRAD, /* the same convolution through Winograd (add_flop count: no pad term) */
+    AT_OP_DEPTHWISE_CONV2D_NCHW,
+    AT_OP_DENSE,
+    AT_OP_COUNT
+} at_op_kind;
+
+/* C[n, m] = sum_k A[n, k] * B[k, m] with k < l (the tutorial's matmul(N, L, M, dtype)). */
+typedef struct at_matmul_args {
+    int64_t    n, l, m;
+    at_ir_type dtype;
+} at_matmul_args;
+
+/* How a workload wrote strides / dilation ([h, w] or a bare int) and padding ([top, left, bottom,
+ * right], [h, w] or a bare int), kept so the workload is written back byte for byte. Zero is
+ * relay's form (lists, padding of 4). */
+typedef enum at_args_form { AT_FORM_LIST = 0, AT_FORM_INT, AT_FORM_PAIR } at_args_form;
+
+/* conv2d_nchw, conv2d_nchw_winograd and depthwise_conv2d_nchw: TVM's workload (data, kernel,
+ * strides, padding, dilation, out_dtype). */
+typedef struct at_conv2d_args {
+    int64_t      data[4];     /* N, C, H, W */
+    int64_t      kernel[4];   /* conv2d OIHW: CO, CI, KH, KW; depthwise: C, multiplier, KH, KW */
+    int64_t      stride[2];   /* h, w */
+    int64_t      pad[4];      /* top, left, bottom, right (TVM's get_pad_tuple of what was written) */
+    int64_t      dilation[2]; /* h, w */
+    at_args_form stride_form, pad_form, dilation_form; /* AT_FORM_PAIR only for padding */
+    bool         out_dtype_null; /* out_dtype written as null: the data dtype */
+    at_ir_type   dtype, kernel_dtype, out_dtype;
+} at_conv2d_args;
+
+/* The derived sizes of a convolution (TVM's compute: dilated kernel, output and padded input). */
+typedef struct at_conv2d_geom {
+    int64_t n, ci, ih, iw;    /* data */
+    int64_t co, kh, kw, mult; /* output channels (depthwise: C * multiplier), kernel; mult 1 for conv2d */
+    int64_t sh, sw, dh, dw;
+    int64_t pt, pl, pb, pr;
+    int64_t khd, kwd;         /* dilated kernel extent (KH - 1) * dh + 1 */
+    int64_t oh, ow;
+    int64_t ihp, iwp;         /* padded input IH + pt + pb */
+} at_conv2d_geom;
+
+/* dense: TVM's workload (data, weight, bias, out_dtype), out[m, n] = sum_k data[m, k] weight[n, k]. */
+typedef struct at_dense_args {
+    int64_t    m, n, k;
+    bool       has_bias;       /* bias [n] (workloads of TVM <= 0.6, as TopHub's); v0.18 passes null */
+    bool       out_dtype_null; /* out_dtype written as null: the data dtype */
+    at_ir_type dtype, weight_dtype, bias_dtype, out_dtype;
+} at_dense_args;
+
+/* The arguments of one task: the op kind and its fields. */
+typedef struct at_args {
+    at_op_kind op;
+    union {
+        at_matmul_args matmul;
+        at_conv2d_args conv2d; /* AT_OP_CONV2D_NCHW, AT_OP_CONV2D_NCHW_WINOGRAD, AT_OP_DEPTHWISE_CONV2D_NCHW */
+        at_dense_args  dense;
+    } u;
+} at_args;
+
+#define AT_OP_MAX_TENSORS 8
+#define AT_OP_MAX_DIMS 6
+
+/* One tensor of an op's signature (inputs first, then outputs). */
+typedef struct at_tensor_desc {
+    const char *name; /* static */
+    at_ir_type  dtype;
+    size_t      ndim;
+    int64_t     shape[AT_OP_MAX_DIMS];
+    int64_t     n_elems;
+    bool        is_output;
+} at_tensor_desc;
+
+/* "matmul"; AT_ASSERT a valid kind. */
+const char *at_op_name(at_op_kind op);
+
+/* The signature: writes at most AT_OP_MAX_TENSORS descriptors, returns how many. */
+size_t at_op_tensors(const at_args *a, at_tensor_desc *out);
+
+/* Checks the arguments (extents >= 1, supported dtype). AT_EINVAL naming the field. */
+at_status at_op_check_args(const at_args *a);
+
+/* Appends the arguments as TVM serializes them into a workload, without the brackets:
+ * `512, 512, 512, "float32"`. Failure shows in sb->failed. */
+void at_op_args_write_json(const at_args *a, at_strbuf *sb);
+
+/* Reads the argument list of a workload (a JSON array without the template name) into *out
+ * (out->op = op). AT_EPARSE naming the bad element, AT_EINVAL for values at_op_check_args
+ * rejects. */
+at_status at_op_args_from_json(at_op_kind op, const cJSON *array, at_args *out);
+
+/* Parses the command-line form: a comma list ("512,512,512" or "512,512,512,float32"; a missing
+ * dtype means float32) or a JSON array. AT_EPARSE / AT_EINVAL as above. */
+at_status at_op_args_parse(at_op_kind op, const char *text, at_args *out);
+
+/* FLOPs of one run, as TVM's compute_flop counts them (matmul: 2 n l m). */
+double at_op_flop(const at_args *a);
+
+/* The unscheduled compute as a program on s (one serial loop nest, single work-item), with the
+ * op's signature as parameters. Statuses show in at_ir_sched_status. */
+void at_op_compute(const at_args *a, at_ir_sched *s);
+
+/* The naive reference: reads inputs[i] and writes outputs[j] laid out as at_op_tensors says
+ * (dtype elements, row-major). Floats accumulate in double. */
+void at_op_reference(const at_args *a, const void *const *inputs, void *const *outputs);
+
+/* Tolerance of an output element against the reference: |out - ref| <= atol + rtol * |ref|. */
+typedef struct at_op_tolerance {
+    double atol, rtol;
+} at_op_tolerance;
+at_op_tolerance at_op_tolerance_of(const at_args *a);
+
+/* Per-kind entry points, for callers that know the kind. */
+void at_op_matmul_compute(const at_matmul_args *a, at_ir_sched *s);
+void at_op_matmul_ref(const at_matmul_args *a, const void *A, const void *B, void *C);
+
+/* ---- conv2d / winograd / depthwise (templates/ops_conv2d.c) --------------------------------- */
+
+/* The derived sizes of a convolution of kind op (AT_OP_DEPTHWISE_CONV2D_NCHW or a conv2d kind);
+ * the args need not be checked (sizes may come out < 1). */
+void at_op_conv2d_geom(at_op_kind op, const at_conv2d_args *a, at_conv2d_geom *out);
+
+/* Winograd tile size m of a workload: 4 when the input height is a multiple of 4, else 2 (TVM's
+ * _pick_tile_size for Mali); alpha = m + 2. */
+int at_op_winograd_tile(const at_conv2d_args *a);
+
+/* The Cook-Toom matrices TVM's winograd_transform_matrices(m, 3) gives (m = 2 or 4, alpha = m + 2),
+ * row-major: A[alpha][m], B[alpha][alpha], G[alpha][3]; static storage. */
+void at_op_winograd_matrices(int m, const double **A, const double **B, const double **G);
+
+/* Per-kind functions behind the generic at_op_* ones (same contracts). */
+at_status at_op_conv2d_check_args(at_op_kind op, const at_conv2d_args *a);
+size_t    at_op_conv2d_tensors(at_op_kind op, const at_conv2d_args *a, at_tensor_desc *out);
+void      at_op_conv2d_args_write_json(const at_conv2d_args *a, at_strbuf *sb);
+at_status at_op_conv2d_args_from_json(at_op_kind op, const cJSON *array, at_conv2d_args *out);
+/* Also the comma form N,C,H,W,K,KH,KW,S,P[,D][,dtype]: K = output channels (conv2d) or the
+ * multiplier (depthwise); square stride S, padding P on all four sides, dilation D (default 1). */
+at_status at_op_conv2d_args_parse(at_op_kind op, const char *text, at_conv2d_args *out);
+double    at_op_conv2d_flop(at_op_kind op, const at_conv2d_args *a);
+void      at_op_conv2d_compute(at_op_kind op, const at_conv2d_args *a, at_ir_sched *s);
+void      at_op_conv2d_ref(at_op_kind op, const at_conv2d_args *a, const void *data, const void *kernel, void *out);
+at_op_tolerance at_op_conv2d_tolerance(at_op_kind op, const at_conv2d_args *a);
+
+/* ---- dense (templates/ops_dense.c) ---------------------------------------------------------- */
+
+at_status at_op_dense_check_args(const at_dense_args *a);
+size_t    at_op_dense_tensors(const at_dense_args *a, at_tensor_desc *out);
+void      at_op_dense_args_write_json(const at_dense_args *a, at_strbuf *sb);
+at_status at_op_dense_args_from_json(const cJSON *array, at_dense_args *out);
+/* Also the comma form M,N,K[,dtype]. */
+at_status at_op_dense_args_parse(const char *text, at_dense_args *out);
+double    at_op_dense_flop(const at_dense_args *a);
+void      at_op_dense_compute(const at_dense_args *a, at_ir_sched *s);
+/* bias is NULL unless a->has_bias. */
+void      at_op_dense_ref(const at_dense_args *a, const void *data, const void *weight, const void *bias, void *out);
+at_op_tolerance at_op_dense_tolerance(const at_dense_args *a);
+
+#endif

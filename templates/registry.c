@@ -1,0 +1,46 @@
+/* The template registry: one explicit table sorted by (name, target), as Lua's linit.c lists
+ * its libraries; no constructors, so static linking can never drop a template. */
+#include <string.h>
+
+#include "templates/template.h"
+
+extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
+extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
+extern const at_template at_tmpl_dense_mali;
+extern const at_template at_tmpl_depthwise_conv2d_nchw_mali;
+extern const at_template at_tmpl_matmul_opencl;
+
+static const at_template *const table[] = {
+    &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
+    &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
+    &at_tmpl_dense_mali,                    /* dense.mali, opencl */
+    &at_tmpl_depthwise_conv2d_nchw_mali,    /* depthwise_conv2d_nchw.mali, opencl */
+    &at_tmpl_matmul_opencl,                 /* testing/matmul, opencl */
+};
+
+size_t at_tmpl_count(void)
+{
+    return sizeof table / sizeof table[0];
+}
+
+const at_template *at_tmpl_at(size_t i)
+{
+    AT_ASSERT(i < at_tmpl_count());
+    return table[i];
+}
+
+const at_template *at_tmpl_find(const char *name, at_target_family target)
+{
+    size_t lo = 0, hi = at_tmpl_count();
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(table[mid]->name, name);
+        if (c == 0) c = (int)table[mid]->target - (int)target;
+        if (c == 0) return table[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}

@@ -1,0 +1,208 @@
+/* Shared helpers of templates/ (internal.h): float element access for the references and the
+ * schedule vocabulary of TVM's GPU templates on the IR. Loop nests are built from a leaf order
+ * written outermost first, as TVM's schedules state it, so a template reads like its TVM source. */
+#include <math.h>
+#include <string.h>
+
+#include "templates/internal.h"
+
+/* ---- element access ------------------------------------------------------------------------- */
+
+static double half_to_double(uint16_t h)
+{
+    int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+    double v;
+    if (exp == 0)
+        v = ldexp(mant, -24);
+    else if (exp == 31)
+        v = mant ? NAN : INFINITY;
+    else
+        v = ldexp(mant | 0x400, exp - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static uint16_t double_to_half(double d)
+{
+    uint16_t sign = signbit(d) ? 0x8000 : 0;
+    d = fabs(d);
+    if (isnan(d)) return 0x7e00;
+    if (d >= 65520.0) return sign | 0x7c00; /* rounds to infinity */
+    int e;
+    double fr = frexp(d, &e);               /* d = fr * 2^e, fr in [0.5, 1) */
+    if (d == 0) return sign;
+    int exp = e - 1 + 15;                   /* biased exponent of 1.xxx * 2^(e-1) */
+    double scaled;
+    if (exp <= 0) {
+        scaled = ldexp(d, 24);              /* subnormal: units of 2^-24 */
+        exp = 0;
+    } else {
+        scaled = ldexp(fr * 2 - 1, 10);     /* mantissa fraction in units of 2^-10 */
+    }
+    double fl = floor(scaled), rem = scaled - fl;
+    uint32_t m = (uint32_t)fl;
+    if (rem > 0.5 || (rem == 0.5 && (m & 1))) m++;
+    uint32_t bits = exp == 0 ? m : ((uint32_t)exp << 10) + m; /* a carry moves into the exponent */
+    return (uint16_t)(sign | bits);
+}
+
+double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i)
+{
+    AT_ASSERT(t.code == AT_IR_TFLOAT && t.lanes == 1);
+    switch (t.bits) {
+    case 16: return half_to_double(((const uint16_t *)p)[i]);
+    case 32: return ((const float *)p)[i];
+    case 64: return ((const double *)p)[i];
+    default: AT_ASSERT(!"bad float width");
+    }
+    return 0;
+}
+
+void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v)
+{
+    AT_ASSERT(t.code == AT_IR_TFLOAT && t.lanes == 1);
+    switch (t.bits) {
+    case 16: ((uint16_t *)p)[i] = double_to_half(v); return;
+    case 32: ((float *)p)[i] = (float)v; return;
+    case 64: ((double *)p)[i] = v; return;
+    default: AT_ASSERT(!"bad float width");
+    }
+}
+
+/* ---- IR helpers ----------------------------------------------------------------------------- */
+
+const at_ir_expr *at_tmpl_i(at_ir_sched *s, int64_t v)
+{
+    return at_ir_i32(s, v);
+}
+
+const at_ir_expr *at_tmpl_f(at_ir_sched *s, at_ir_type t, double v)
+{
+    return at_ir_float(s, t, v);
+}
+
+const at_ir_expr *at_tmpl_cast(at_ir_sched *s, at_ir_type t, const at_ir_expr *e)
+{
+    if (e && at_ir_type_eq(e->type, t)) return e;
+    return at_ir_cast(s, t, e);
+}
+
+const at_ir_expr *at_tmpl_index(at_ir_sched *s, const at_ir_expr *const *idx, const int64_t *dims, size_t n)
+{
+    const at_ir_expr *acc = idx[0];
+    for (size_t i = 1; i < n; i++) acc = at_ir_add(s, at_ir_mul(s, acc, at_tmpl_i(s, dims[i])), idx[i]);
+    return acc;
+}
+
+const at_ir_expr *at_tmpl_and(at_ir_sched *s, const at_ir_expr *a, const at_ir_expr *b)
+{
+    if (!a) return b;
+    if (!b) return a;
+    return at_ir_bin(s, AT_IR_AND, a, b);
+}
+
+at_tmpl_loop at_tmpl_loop_new(at_ir_sched *s, const char *name, int64_t extent, at_ir_for_kind kind)
+{
+    return (at_tmpl_loop){.var = at_ir_var_new(s, name, AT_IR_I32), .extent = extent, .kind = kind};
+}
+
+const at_ir_stmt *at_tmpl_nest(at_ir_sched *s, const at_tmpl_loop *loops, size_t n, const at_ir_stmt *body)
+{
+    /* the leaf order after moving a vectorized loop innermost */
+    size_t vec = n;
+    for (size_t i = 0; i < n; i++)
+        if (loops[i].kind == AT_IR_VECTORIZED && loops[i].extent > 1) {
+            AT_ASSERT(vec == n); /* one vectorized loop per nest, as every annotate policy allows */
+            vec = i;
+        }
+    for (size_t j = vec + 1; j < n; j++) AT_ASSERT(!at_ir_for_kind_is_binding(loops[j].kind));
+    for (size_t k = n; k-- > 0;) {
+        size_t i = k; /* position k of the new order */
+        if (vec < n) {
+            if (k == n - 1)
+                i = vec;
+            else if (k >= vec)
+                i = k + 1;
+        }
+        at_ir_for_kind kind = loops[i].kind;
+        if (loops[i].extent == 1 && (kind == AT_IR_VECTORIZED || kind == AT_IR_SERIAL)) kind = AT_IR_UNROLLED;
+        body = at_ir_for(s, loops[i].var, loops[i].extent, kind, body);
+    }
+    return body;
+}
+
+at_status at_tmpl_split_parts(const at_config *c, size_t knob, int64_t extent, size_t n, int64_t *parts)
+{
+    AT_ASSERT(n >= 2 && n <= 8);
+    int64_t sizes[8];
+    at_config_split(c, knob, sizes, n);
+    const char *name = at_config_at(c, knob)->name;
+    int64_t prod = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (sizes[i] < 1 || sizes[i] > extent)
+            return AT_FAIL(AT_EINVAL, "%s: size %lld of %lld does not fit axis of extent %lld", name,
+                           (long long)sizes[i], (long long)i, (long long)extent);
+        prod *= sizes[i];
+        if (prod > extent) break;
+    }
+    if (prod > extent || extent % prod != 0)
+        return AT_FAIL(AT_EINVAL, "%s: inner sizes do not divide axis of extent %lld", name, (long long)extent);
+    if (sizes[0] != -1 && sizes[0] != extent / prod)
+        return AT_FAIL(AT_EINVAL, "%s: outer size %lld does not match axis of extent %lld", name, (long long)sizes[0],
+                       (long long)extent);
+    parts[0] = extent / prod;
+    for (size_t i = 1; i < n; i++) parts[i] = sizes[i];
+    return AT_OK;
+}
+
+const int64_t at_tmpl_mali_vec_size[5] = {1, 2, 4, 8, 16};
+
+at_status at_tmpl_annotate(const at_config *c, size_t knob, size_t n, const int64_t *axis_lens, int64_t max_unroll,
+                           const int64_t *vec_size, size_t n_vec, at_ir_for_kind *kinds)
+{
+    const at_entity *e = at_config_at(c, knob);
+    AT_ASSERT(e->kind == AT_KNOB_ANNOTATE && e->anns && e->n == n);
+    for (size_t i = 0; i < n; i++) {
+        const char *ann = e->anns[i];
+        if (!strcmp(ann, "none")) {
+            kinds[i] = AT_IR_SERIAL;
+        } else if (!strcmp(ann, "unroll")) {
+            if (max_unroll > 0 && axis_lens[i] > max_unroll)
+                return AT_FAIL(AT_EINVAL, "%s: Too large factor for unrolling (%lld > %lld)", e->name,
+                               (long long)axis_lens[i], (long long)max_unroll);
+            kinds[i] = AT_IR_UNROLLED;
+        } else if (!strcmp(ann, "vec")) {
+            bool ok = vec_size == NULL;
+            for (size_t k = 0; k < n_vec && !ok; k++) ok = vec_size[k] == axis_lens[i];
+            if (!ok)
+                return AT_FAIL(AT_EINVAL, "%s: Wrong size of lanes in vectorization (%lld)", e->name,
+                               (long long)axis_lens[i]);
+            kinds[i] = AT_IR_VECTORIZED;
+        } else {
+            return AT_FAIL(AT_EINVAL, "%s: annotation '%s' is not one of none, unroll, vec", e->name, ann);
+        }
+    }
+    return AT_OK;
+}
+
+const at_ir_expr *at_tmpl_pad_load(at_ir_sched *s, const at_ir_buffer *data, const at_conv2d_geom *g,
+                                   const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
+                                   const at_ir_expr *w, int64_t h_max, int64_t w_max)
+{
+    const at_ir_expr *cond = NULL;
+    bool pad_h = g->pt || g->pb, pad_w = g->pl || g->pr;
+    if (pad_h || h_max >= g->ih) {
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_GE, h, at_tmpl_i(s, g->pt)));
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, g->ih + g->pt)));
+    }
+    if (pad_w || w_max >= g->iw) {
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_GE, w, at_tmpl_i(s, g->pl)));
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, w, at_tmpl_i(s, g->iw + g->pl)));
+    }
+    const at_ir_expr *hh = g->pt ? at_ir_sub(s, h, at_tmpl_i(s, g->pt)) : h;
+    const at_ir_expr *ww = g->pl ? at_ir_sub(s, w, at_tmpl_i(s, g->pl)) : w;
+    const at_ir_expr *idx[4] = {n, c, hh, ww};
+    const int64_t dims[4] = {g->n, g->ci, g->ih, g->iw};
+    const at_ir_expr *ld = at_ir_load(s, data, at_tmpl_index(s, idx, dims, 4), 1);
+    if (!cond) return ld;
+    return at_ir_select(s, cond, ld, at_tmpl_f(s, data->elem, 0));
+}

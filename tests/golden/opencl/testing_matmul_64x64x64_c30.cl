@@ -1,0 +1,13 @@
+__kernel __attribute__((reqd_work_group_size(16, 4, 1)))
+void default_function_kernel(__global float* restrict A, __global float* restrict B, __global float* restrict C) {
+  float C_local[1];
+  int by = (int)get_group_id(1);
+  int bx = (int)get_group_id(0);
+  int ty = (int)get_local_id(1);
+  int tx = (int)get_local_id(0);
+  C_local[0] = 0.0f;
+  for (int k = 0; k < 64; ++k) {
+    C_local[0] = (C_local[0] + (A[((((by * 4) + ty) * 64) + k)] * B[((k * 64) + ((bx * 16) + tx))]));
+  }
+  C[((((by * 4) + ty) * 64) + ((bx * 16) + tx))] = C_local[0];
+}

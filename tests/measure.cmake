@@ -1,0 +1,15 @@
+# measure/: time evaluator, verification, limits, wire (unit); the OpenCL worker pool on a real
+# device with the fault cases (e2e + device: PoCL counts as a device and CI has it); the
+# autotvm devices / measure commands (e2e + device).
+at_add_test(test_measure LABELS unit DEPS measure)
+if(AT_WITH_OPENCL)
+  at_add_test(test_measure_ocl LABELS e2e device DEPS measure TIMEOUT 180)
+  set_property(TEST test_measure_ocl APPEND PROPERTY ENVIRONMENT
+    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+endif()
+if(AT_WITH_OPENCL AND TARGET autotvm AND TARGET at_records)
+  at_add_test(test_measure_cli LABELS e2e device DEPS measure records TIMEOUT 120)
+  set_property(TEST test_measure_cli APPEND PROPERTY ENVIRONMENT "AT_AUTOTVM=$<TARGET_FILE:autotvm>"
+    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+  add_dependencies(test_measure_cli autotvm)
+endif()

@@ -1,0 +1,374 @@
+/* measure/'s OpenCL pool on a real device (PoCL here): testing/matmul configs across the space
+ * build, run, verify and time; the fault cases of issue 3 (a kernel that never ends ->
+ * RUN_TIMEOUT and the next trial succeeds, a compile error -> COMPILE_DEVICE with the log, a
+ * work-group over the limit -> INSTANTIATION_ERROR without a compile, a worker killed by SIGKILL
+ * -> one failed trial), results never landing on the wrong config, build timeouts, a worker
+ * killed from outside, and the refusal to fork after this process used OpenCL itself. */
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/alloc.h"
+#include "measure/ocl.h"
+#include "tests/support/test_support.h"
+
+/* ---- the fault template: a matmul whose knob "mode" chooses how it goes wrong ---------------- */
+
+enum { MODE, WORK, N_KNOBS };
+enum { OK_MODE, WRONG, NO_COMPILE, CRASH, TOO_BIG, FOREVER, SLOW_BUILD, N_MODES };
+
+static at_status fault_space(const at_args *a, at_space *s)
+{
+    (void)a;
+    static const int64_t modes[N_MODES] = {0, 1, 2, 3, 4, 5, 6}, work[2] = {1, 32};
+    AT_TRY(at_space_other(s, MODE, "mode", modes, N_MODES));
+    return at_space_other(s, WORK, "work", work, 2);
+}
+
+static at_status fault_schedule(const at_args *a, const at_config *c, at_ir_sched *s)
+{
+    const at_matmul_args *m = &a->u.matmul;
+    int64_t mode = at_config_other_int(c, MODE), work = at_config_other_int(c, WORK);
+    if (mode == CRASH) raise(SIGKILL); /* a crashing driver: only this worker dies */
+    if (mode == SLOW_BUILD) {
+        struct timespec ts = {60, 0};
+        while (nanosleep(&ts, &ts) != 0) {
+        }
+    }
+    const at_ir_buffer *A = at_ir_param(s, "A", m->dtype, m->n * m->l, AT_IR_INPUT);
+    const at_ir_buffer *B = at_ir_param(s, "B", m->dtype, m->l * m->m, AT_IR_INPUT);
+    const at_ir_buffer *C = at_ir_param(s, "C", m->dtype, m->n * m->m, AT_IR_OUTPUT);
+    if (mode == TOO_BIG) {
+        /* 8192 work-items in one group: more than PoCL's 4096 or any GPU's 1024 */
+        const at_ir_var *tx = at_ir_var_new(s, "tx", AT_IR_I32);
+        at_ir_add_kernel(s, "too_big", at_ir_for(s, tx, 8192, AT_IR_THREAD_X,
+                                                  at_ir_store(s, C, at_ir_mod(s, at_ir_v(s, tx), at_ir_i32(s, m->n * m->m)),
+                                                              at_ir_f32(s, 0))));
+        return at_ir_sched_status(s);
+    }
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", m->dtype, 1, AT_IR_PRIVATE);
+    const at_ir_var *by = at_ir_var_new(s, "by", AT_IR_I32), *bx = at_ir_var_new(s, "bx", AT_IR_I32);
+    const at_ir_var *ty = at_ir_var_new(s, "ty", AT_IR_I32), *tx = at_ir_var_new(s, "tx", AT_IR_I32);
+    const at_ir_var *k = at_ir_var_new(s, "k", AT_IR_I32), *w = at_ir_var_new(s, "w", AT_IR_I64);
+    const at_ir_expr *y = at_ir_add(s, at_ir_mul(s, at_ir_v(s, by), at_ir_i32(s, 8)), at_ir_v(s, ty));
+    const at_ir_expr *x = at_ir_add(s, at_ir_mul(s, at_ir_v(s, bx), at_ir_i32(s, 8)), at_ir_v(s, tx));
+    const at_ir_expr *z = at_ir_i32(s, 0);
+    /* each repetition w adds A*B scaled by (w == 0): the sum is exact, the work real */
+    const at_ir_expr *scale = at_ir_select(s, at_ir_bin(s, AT_IR_EQ, at_ir_v(s, w), at_ir_int(s, AT_IR_I64, 0)), at_ir_f32(s, 1),
+                                           at_ir_f32(s, 0));
+    const at_ir_expr *prod = at_ir_mul(s, at_ir_mul(s, at_ir_load(s, A, at_ir_add(s, at_ir_mul(s, y, at_ir_i32(s, m->l)), at_ir_v(s, k)), 1),
+                                                    at_ir_load(s, B, at_ir_add(s, at_ir_mul(s, at_ir_v(s, k), at_ir_i32(s, m->m)), x), 1)),
+                                       scale);
+    int64_t reps = mode == FOREVER ? (int64_t)1 << 40 : work;
+    const at_ir_stmt *loop = at_ir_for(s, w, reps, AT_IR_SERIAL,
+                                       at_ir_for(s, k, m->l, AT_IR_SERIAL, at_ir_store(s, acc, z, at_ir_add(s, at_ir_load(s, acc, z, 1), prod))));
+    const at_ir_expr *result = at_ir_load(s, acc, z, 1);
+    if (mode == WRONG) result = at_ir_add(s, result, at_ir_f32(s, 1));
+    if (mode == NO_COMPILE) {
+        const at_ir_expr *arg[1] = {result};
+        result = at_ir_call(s, "no_such_function", AT_IR_F32, arg, 1);
+    }
+    const at_ir_stmt *items[3] = {at_ir_store(s, acc, z, at_ir_f32(s, 0)), loop,
+                                  at_ir_store(s, C, at_ir_add(s, at_ir_mul(s, y, at_ir_i32(s, m->m)), x), result)};
+    const at_ir_stmt *body = at_ir_seq(s, items, 3);
+    body = at_ir_for(s, tx, 8, AT_IR_THREAD_X, body);
+    body = at_ir_for(s, ty, 8, AT_IR_THREAD_Y, body);
+    body = at_ir_for(s, bx, m->m / 8, AT_IR_BLOCK_X, body);
+    at_ir_add_kernel(s, "fault", at_ir_for(s, by, m->n / 8, AT_IR_BLOCK_Y, body));
+    return at_ir_sched_status(s);
+}
+
+static const at_template fault_tmpl = {
+    .name = "testing/fault",
+    .op = AT_OP_MATMUL,
+    .target = AT_TARGET_OPENCL,
+    .n_knobs = N_KNOBS,
+    .define_space = fault_space,
+    .schedule = fault_schedule,
+};
+static const at_template *const extra[] = {&fault_tmpl};
+
+/* The same matmul registered for another backend: the OpenCL runner must refuse it. */
+static const at_template llvm_tmpl = {
+    .name = "testing/fault",
+    .op = AT_OP_MATMUL,
+    .target = AT_TARGET_LLVM,
+    .n_knobs = N_KNOBS,
+    .define_space = fault_space,
+    .schedule = fault_schedule,
+};
+
+/* ---- fixtures ------------------------------------------------------------------------------- */
+
+static char cache_dir[4096];
+static at_meas_ocl *pool;
+
+static at_measure_opts opts(void)
+{
+    return (at_measure_opts){.number = 2, .repeat = 3, .timeout_ms = 4000, .build_timeout_ms = 30000, .cooldown_ms = -1,
+                             .n_parallel = 2, .check_correctness = true, .device = getenv("AT_TEST_DEVICE"),
+                             .cache_dir = cache_dir, .extra_templates = extra, .n_extra_templates = 1};
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    const char *bin = getenv("AT_BINARY_DIR");
+    snprintf(cache_dir, sizeof cache_dir, "%s/pocl-cache", bin && *bin ? bin : ".");
+    at_measure_opts o = opts();
+    at_status st = at_meas_ocl_new(&o, &pool);
+    if (st != AT_OK) {
+        print_error("pool: %s\n", at_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    at_meas_ocl_free(pool);
+    return 0;
+}
+
+/* Measures configs[i] = index idx[i] of task t; results initialized here, freed by the caller. */
+static void measure(at_meas_ocl *m, at_task *t, const int64_t *idx, size_t n, at_result *res)
+{
+    at_config *cfg[16];
+    at_meas_input in[16];
+    assert_true(n <= 16);
+    for (size_t i = 0; i < n; i++) {
+        assert_ok(at_task_config(t, idx[i], &cfg[i]));
+        in[i] = (at_meas_input){t, cfg[i]};
+        at_result_init(&res[i]);
+    }
+    assert_ok(at_meas_ocl_measure(m, in, n, res));
+    for (size_t i = 0; i < n; i++) at_config_free(cfg[i]);
+}
+
+static void expect(const at_result *r, at_meas_err err, const char *needle, size_t i)
+{
+    if (r->err != err || (needle && (!r->msg || !strstr(r->msg, needle)))) {
+        print_error("input %zu: got %s (%s), want %s with '%s'\n", i, at_meas_err_name(r->err), r->msg ? r->msg : "",
+                    at_meas_err_name(err), needle ? needle : "");
+        fail();
+    }
+    if (err == AT_MEAS_OK) {
+        assert_int_equal(r->n_costs, 1); /* repeat 3: min and max dropped */
+        assert_true(r->costs_s[0] > 0 && r->costs_s[0] < 10);
+        assert_null(r->msg);
+    } else {
+        assert_int_equal(r->n_costs, 0);
+    }
+    assert_true(r->all_cost_s > 0);
+    assert_true(r->timestamp > 1e9);
+}
+
+/* ---- tests ---------------------------------------------------------------------------------- */
+
+static void matmul_configs_across_the_space_should_run_and_verify(void **state)
+{
+    (void)state;
+    at_task *t;
+    assert_ok(at_task_create("testing/matmul", AT_TARGET_OPENCL, "24,16,32", &t));
+    assert_int_equal(at_space_len(at_task_space(t)), 8 * 6);
+    /* both corners of the space and a spread between them */
+    const int64_t idx[8] = {0, 47, 7, 40, 13, 22, 29, 35};
+    at_result res[8];
+    measure(pool, t, idx, 8, res);
+    size_t n;
+    const at_meas_times *times = at_meas_ocl_last_times(pool, &n);
+    assert_int_equal(n, 8);
+    for (size_t i = 0; i < 8; i++) {
+        expect(&res[i], AT_MEAS_OK, NULL, i);
+        assert_true(times[i].compiled);
+        assert_true(times[i].total_s >= times[i].run_s);
+        if (i) assert_true(res[i].timestamp >= res[i - 1].timestamp);
+        at_result_fini(&res[i]);
+    }
+    at_task_free(t);
+}
+
+static void faults_should_cost_one_trial_each_and_land_on_their_configs(void **state)
+{
+    (void)state;
+    at_task *t;
+    at_args a = {.op = AT_OP_MATMUL, .u.matmul = {64, 64, 64, AT_IR_F32}};
+    assert_ok(at_task_new(&fault_tmpl, &a, &t));
+    /* index = mode + 7 * work_entity */
+    const int64_t idx[8] = {OK_MODE, WRONG, NO_COMPILE, CRASH, TOO_BIG, OK_MODE + 7, FOREVER, OK_MODE};
+    at_meas_ocl_stats before, after;
+    at_meas_ocl_stats_get(pool, &before);
+    at_result res[8];
+    measure(pool, t, idx, 8, res);
+    at_meas_ocl_stats_get(pool, &after);
+    size_t n;
+    const at_meas_times *times = at_meas_ocl_last_times(pool, &n);
+    assert_int_equal(n, 8);
+    expect(&res[0], AT_MEAS_OK, NULL, 0);
+    expect(&res[1], AT_MEAS_WRONG_ANSWER, "output C differs from the reference: max error 1", 1);
+    expect(&res[2], AT_MEAS_COMPILE_DEVICE, "no_such_function", 2);
+    assert_non_null(strstr(res[2].msg, "clBuildProgram"));
+    expect(&res[3], AT_MEAS_RUNTIME_DEVICE, "killed by signal 9", 3);
+    expect(&res[4], AT_MEAS_INSTANTIATION_ERROR, "Skipped because of invalid gpu kernel: kernel too_big: work-group of 8192", 4);
+    assert_false(times[4].compiled); /* rejected before any compile */
+    expect(&res[5], AT_MEAS_OK, NULL, 5);
+    expect(&res[6], AT_MEAS_RUN_TIMEOUT, "exceeded the 4 s timeout", 6);
+    assert_true(res[6].all_cost_s == 4.0 && res[6].all_cost_is_int);
+    expect(&res[7], AT_MEAS_OK, NULL, 7); /* the trial after the timeout */
+    /* the work knob multiplies the kernel's work by 32: its cost must show it */
+    if (!(res[5].costs_s[0] > 4 * res[0].costs_s[0] && res[5].costs_s[0] > 4 * res[7].costs_s[0])) {
+        print_error("work=32 cost %g vs work=1 costs %g, %g\n", res[5].costs_s[0], res[0].costs_s[0], res[7].costs_s[0]);
+        fail();
+    }
+    assert_int_equal(after.n_worker_losses - before.n_worker_losses, 2);
+    assert_int_equal(after.n_trials - before.n_trials, 8);
+    /* compiled: everything but the crash (before compiling) and the work-group (rejected) */
+    assert_int_equal(after.n_compiles - before.n_compiles, 6);
+    for (size_t i = 0; i < 8; i++) at_result_fini(&res[i]);
+    at_task_free(t);
+}
+
+static void a_worker_killed_from_outside_should_be_replaced(void **state)
+{
+    (void)state;
+    /* lost workers were restarted right after the previous batch */
+    long pid = at_meas_ocl_worker_pid(pool, 0);
+    assert_true(pid > 0);
+    assert_true(at_meas_ocl_worker_pid(pool, 1) > 0);
+    assert_int_equal(kill((pid_t)pid, SIGKILL), 0);
+    at_task *t;
+    assert_ok(at_task_create("testing/matmul", AT_TARGET_OPENCL, "16,16,16", &t));
+    const int64_t idx[3] = {0, 10, 20};
+    at_meas_ocl_stats before, after;
+    at_meas_ocl_stats_get(pool, &before);
+    at_result res[3];
+    measure(pool, t, idx, 3, res);
+    at_meas_ocl_stats_get(pool, &after);
+    /* the dead worker is either restarted before the batch or found dead by it (one trial) */
+    size_t n_ok = 0;
+    for (size_t i = 0; i < 3; i++) {
+        if (res[i].err == AT_MEAS_OK) n_ok++;
+        else expect(&res[i], AT_MEAS_RUNTIME_DEVICE, "worker process", i);
+        at_result_fini(&res[i]);
+    }
+    assert_true(n_ok >= 2);
+    assert_true(after.n_worker_starts > before.n_worker_starts || n_ok == 2);
+    assert_true(at_meas_ocl_worker_pid(pool, 0) != pid);
+    at_task_free(t);
+}
+
+static void a_slow_build_should_time_out_as_build_timeout(void **state)
+{
+    (void)state;
+    at_measure_opts o = opts();
+    o.n_parallel = 1;
+    o.build_timeout_ms = 3000;
+    at_meas_ocl *m;
+    assert_ok(at_meas_ocl_new(&o, &m));
+    at_task *t;
+    /* the faults test compiled OK_MODE at this size: a warm kernel cache keeps the second
+     * build far inside 3 s even in a fresh process on a loaded machine */
+    at_args a = {.op = AT_OP_MATMUL, .u.matmul = {64, 64, 64, AT_IR_F32}};
+    assert_ok(at_task_new(&fault_tmpl, &a, &t));
+    const int64_t idx[2] = {SLOW_BUILD, OK_MODE};
+    at_result res[2];
+    measure(m, t, idx, 2, res);
+    expect(&res[0], AT_MEAS_BUILD_TIMEOUT, "build exceeded the 3 s timeout", 0);
+    assert_true(res[0].all_cost_s == 3.0 && res[0].all_cost_is_int);
+    expect(&res[1], AT_MEAS_OK, NULL, 1);
+    at_result_fini(&res[0]);
+    at_result_fini(&res[1]);
+    at_task_free(t);
+    at_meas_ocl_free(m);
+}
+
+static void an_unknown_device_should_fail_the_pool(void **state)
+{
+    (void)state;
+    at_measure_opts o = opts();
+    o.device = "no-such-device-anywhere";
+    o.n_parallel = 1;
+    at_meas_ocl *m = NULL;
+    assert_int_equal(at_meas_ocl_new(&o, &m), AT_ENOTFOUND);
+    assert_null(m);
+    assert_non_null(strstr(at_last_error(), "no OpenCL device matches 'no-such-device-anywhere'"));
+}
+
+static void the_runner_interface_should_measure_through_the_pool(void **state)
+{
+    (void)state;
+    at_measure_opts o = opts();
+    o.n_parallel = 1;
+    at_meas_runner *r;
+    assert_ok(at_meas_ocl_runner_new(&o, &r));
+    assert_string_equal(at_meas_runner_name(r), "opencl");
+    assert_int_equal(at_meas_runner_batch_size(r), 1);
+    assert_non_null(at_meas_ocl_of(r));
+    assert_true(at_meas_ocl_device(at_meas_ocl_of(r))->max_work_group_size >= 1);
+    at_task *t, *other;
+    assert_ok(at_task_create("testing/matmul", AT_TARGET_OPENCL, "8,8,8", &t));
+    at_args a = {.op = AT_OP_MATMUL, .u.matmul = {8, 8, 8, AT_IR_F32}};
+    assert_ok(at_task_new(&llvm_tmpl, &a, &other));
+    at_config *c, *c2;
+    assert_ok(at_task_config(t, 15, &c));
+    assert_ok(at_task_config(other, 0, &c2));
+    at_meas_input in[3] = {{other, c2}, {t, c}, {other, c2}};
+    at_result res[3];
+    for (int i = 0; i < 3; i++) at_result_init(&res[i]);
+    assert_ok(at_meas_runner_measure(r, in, 3, res));
+    expect(&res[1], AT_MEAS_OK, NULL, 1);
+    for (int i = 0; i < 3; i += 2) {
+        assert_int_equal(res[i].err, AT_MEAS_COMPILE_HOST);
+        assert_non_null(strstr(res[i].msg, "the OpenCL runner cannot measure llvm templates (testing/fault)"));
+    }
+    for (int i = 0; i < 3; i++) at_result_fini(&res[i]);
+    at_config_free(c);
+    at_config_free(c2);
+    at_task_free(t);
+    at_task_free(other);
+    at_meas_runner_free(r);
+}
+
+/* Last: after this the process has used OpenCL and may not fork workers any more. */
+static void a_process_that_used_opencl_should_not_start_workers(void **state)
+{
+    (void)state;
+    at_ocl_device_info *devs;
+    size_t n;
+    assert_ok(at_ocl_runtime_init(cache_dir));
+    assert_ok(at_ocl_devices(&devs, &n));
+    at_free(devs);
+    assert_true(at_ocl_touched());
+    at_measure_opts o = opts();
+    o.n_parallel = 1;
+    at_meas_ocl *m = NULL;
+    assert_int_equal(at_meas_ocl_new(&o, &m), AT_EINVAL);
+    assert_non_null(strstr(at_last_error(), "already used OpenCL"));
+    assert_null(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(matmul_configs_across_the_space_should_run_and_verify),
+        cmocka_unit_test(faults_should_cost_one_trial_each_and_land_on_their_configs),
+        cmocka_unit_test(a_worker_killed_from_outside_should_be_replaced),
+        cmocka_unit_test(a_slow_build_should_time_out_as_build_timeout),
+        cmocka_unit_test(an_unknown_device_should_fail_the_pool),
+        cmocka_unit_test(the_runner_interface_should_measure_through_the_pool),
+        cmocka_unit_test(a_process_that_used_opencl_should_not_start_workers),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

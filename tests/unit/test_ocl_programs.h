@@ -1,0 +1,19 @@
+/* Fixture programs shared by test_ocl_codegen (golden OpenCL text) and test_ocl_device (the same
+ * programs run on a real device against the IR interpreter): together they reach every code
+ * path of the OpenCL backend. */
+#ifndef AT_TESTS_OCL_PROGRAMS_H
+#define AT_TESTS_OCL_PROGRAMS_H
+
+#include <stddef.h>
+
+#include "ir/ir.h"
+
+typedef struct ocl_fixture {
+    const char *name;
+    void (*build)(at_ir_sched *s);
+} ocl_fixture;
+
+extern const ocl_fixture ocl_fixtures[];
+extern const size_t      n_ocl_fixtures;
+
+#endif
