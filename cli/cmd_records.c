@@ -127,8 +127,10 @@ static const char check_usage[] =
     "usage: autotvm records check LOG\n"
     "\n"
     "Reads tuning log LOG and prints how many lines are records, comments, blank, malformed or\n"
-    "old-format (v0.1) rows, with a warning for each bad line. Exits 1 when a line is blank or\n"
-    "malformed.\n";
+    "old-format (v0.1) rows, with a warning for each bad line. Then maps every record whose\n"
+    "template this build knows onto its config space (rebuilt from the record's workload): each\n"
+    "knob value must exist and the entities must give the record's index. Prints\n"
+    "'N/M records valid' and lists the failures. Exits 1 when a line is bad or a record invalid.\n";
 
 static int cmd_check(int argc, char **argv)
 {
@@ -148,11 +150,12 @@ static int cmd_check(int argc, char **argv)
     at_rec_log_free(log);
     printf("%s: %zu lines: %zu records, %zu comments, %zu blank, %zu malformed, %zu v0.1 rows\n", pos[0], s.lines,
            s.records, s.comments, s.blank, s.malformed, s.old_version);
+    int space_rc = at_cmd_records_check(argc, argv);
     if (s.blank + s.malformed) {
         fprintf(stderr, "autotvm: error: %s has %zu blank or malformed lines\n", pos[0], s.blank + s.malformed);
         return 1;
     }
-    return 0;
+    return space_rc;
 }
 
 static const struct {

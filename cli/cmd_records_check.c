@@ -202,7 +202,7 @@ int at_cmd_records_check(int argc, char **argv)
             continue;
         }
         known++;
-        wkl *w;
+        wkl *w = NULL;
         st = lookup(&table, tm, r, &w);
         if (st != AT_OK) break;
         if (!w->task) {

@@ -74,7 +74,8 @@ const at_meas_runner_i *at_meas_runner_iface(const at_meas_runner *r);
 
 /* ---- time evaluator (TVM's profiling.cc WrapTimeEvaluator, spec 3.5) ------------------------ */
 
-/* Runs the measured function `number` times back to back and reports the device time. */
+/* Runs the measured function `number` times back to back and reports the device time; with
+ * duration_ms NULL (the warm-up) it runs untimed, preparation kernels included. */
 typedef at_status (*at_meas_time_fn)(void *ctx, int64_t number, double *duration_ms);
 
 /* One untimed warm-up call (number 1), then `repeat` rounds: before each timing after the

@@ -8,8 +8,8 @@ at_status at_meas_time_evaluator(at_meas_time_fn fn, void *ctx, int64_t number, 
                                  double *costs_s, int64_t *final_number)
 {
     AT_ASSERT(number >= 1 && repeat >= 1);
-    double ignored;
-    AT_TRY(fn(ctx, 1, &ignored)); /* warm-up */
+    /* warm-up, untimed: NULL also lets a program run its preparation kernels (weight packing) */
+    AT_TRY(fn(ctx, 1, NULL));
     for (int r = 0; r < repeat; r++) {
         double duration_ms = 0;
         int zero_times = 0;

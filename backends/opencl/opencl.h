@@ -5,6 +5,7 @@
 #ifndef AT_BACKENDS_OPENCL_OPENCL_H
 #define AT_BACKENDS_OPENCL_OPENCL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/status.h"
@@ -19,6 +20,8 @@ typedef struct at_ocl_kernel_info {
     size_t   local_bytes; /* __local memory the kernel declares */
     size_t   n_args;
     size_t  *args;       /* owned: indices into the program's buffers, in argument order */
+    bool     prepare;    /* weight packing (at_ir_kernel.prepare): TVM feeds its output as an
+                            input while tuning, so timed runs skip it */
 } at_ocl_kernel_info;
 
 typedef struct at_ocl_code {

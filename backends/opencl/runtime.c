@@ -492,10 +492,31 @@ at_status at_ocl_prog_first_launch(at_ocl_prog *p)
     return at_ocl_check(clFinish(p->ctx->queue), "clFinish (first launch)");
 }
 
+/* The k-th kernel a run launches: timed runs leave out preparation kernels, whose output the
+ * untimed first launch already computed (TVM measures with packed weights as an input). */
+static size_t launched_kernel(const at_ocl_prog *p, bool timed, size_t j)
+{
+    for (size_t k = 0; k < p->n_kernels; k++) {
+        if (timed && p->info[k].prepare) continue;
+        if (j-- == 0) return k;
+    }
+    AT_ASSERT(!"launched kernel out of range");
+    return 0;
+}
+
+static size_t n_launched(const at_ocl_prog *p, bool timed)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < p->n_kernels; k++) n += !(timed && p->info[k].prepare);
+    return n;
+}
+
 at_status at_ocl_prog_run(at_ocl_prog *p, int64_t number, double *device_ms)
 {
     AT_ASSERT(number >= 1);
-    size_t n_events = (size_t)number * p->n_kernels;
+    const bool timed = device_ms != NULL;
+    const size_t per_run = n_launched(p, timed);
+    size_t n_events = (size_t)number * per_run;
     if (device_ms && n_events > p->cap_events) {
         cl_event *ev = at_realloc(p->events, n_events * sizeof *ev);
         if (!ev) return AT_OOM();
@@ -505,7 +526,8 @@ at_status at_ocl_prog_run(at_ocl_prog *p, int64_t number, double *device_ms)
     at_status st = AT_OK;
     size_t queued = 0;
     for (int64_t r = 0; r < number && st == AT_OK; r++) {
-        for (size_t k = 0; k < p->n_kernels; k++) {
+        for (size_t j = 0; j < per_run; j++) {
+            size_t k = launched_kernel(p, timed, j);
             const at_ocl_kernel_info *ki = &p->info[k];
             cl_event *ev = device_ms ? &p->events[queued] : NULL;
             cl_int err = clEnqueueNDRangeKernel(p->ctx->queue, p->kernels[k], ki->work_dim, NULL, ki->gws, ki->lws, 0,
@@ -525,7 +547,7 @@ at_status at_ocl_prog_run(at_ocl_prog *p, int64_t number, double *device_ms)
         cl_int status = CL_COMPLETE;
         clGetEventInfo(p->events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
         if (st == AT_OK && status < 0)
-            st = AT_FAIL(AT_EDEVICE, "kernel %s failed: %s (%d)", p->info[i % p->n_kernels].name, at_ocl_err_name(status), (int)status);
+            st = AT_FAIL(AT_EDEVICE, "kernel %s failed: %s (%d)", p->info[launched_kernel(p, timed, i % per_run)].name, at_ocl_err_name(status), (int)status);
         if (st == AT_OK) {
             cl_int e1 = clGetEventProfilingInfo(p->events[i], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
             cl_int e2 = clGetEventProfilingInfo(p->events[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);

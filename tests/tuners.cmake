@@ -1,0 +1,25 @@
+# tuners/ and tune/: the test fixtures (fake template, cost, clock, failures, runner) and tests.
+if(TARGET at_tuners)
+  add_library(at_fakes STATIC fakes/fake_template.c fakes/fake_cost.c fakes/drive.c)
+  target_link_libraries(at_fakes PUBLIC at_tuners at_templates at_test_support PkgConfig::CMOCKA)
+
+  at_add_test(test_tuner LABELS unit DEPS tuners fakes)
+  at_add_test(test_tuner_features LABELS unit DEPS tuners fakes)
+  at_add_test(test_tuner_xgb LABELS unit DEPS tuners fakes)
+  at_add_test(test_tuner_alloc LABELS unit DEPS tuners fakes)
+  at_add_test(test_tuner_converge LABELS e2e DEPS tuners fakes TIMEOUT 120)
+
+  if(TARGET at_measure)
+    add_library(at_fakes_runner STATIC fakes/fake_runner.c)
+    target_link_libraries(at_fakes_runner PUBLIC at_fakes at_measure)
+  endif()
+  if(TARGET at_tune)
+    at_add_test(test_tune LABELS unit DEPS tune fakes_runner)
+  endif()
+endif()
+if(TARGET at_tune AND TARGET autotvm)
+  at_add_test(test_tune_cli LABELS e2e device DEPS records TIMEOUT 120)
+  set_property(TEST test_tune_cli APPEND PROPERTY ENVIRONMENT "AT_AUTOTVM=$<TARGET_FILE:autotvm>"
+    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+  add_dependencies(test_tune_cli autotvm)
+endif()

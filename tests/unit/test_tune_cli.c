@@ -1,0 +1,163 @@
+/* e2e: `autotvm tune-task` (the built binary, AT_AUTOTVM) on the default OpenCL device with the
+ * testing/matmul template: TVM's progress line, one v0.2 log line per trial appended to the
+ * log, transfer learning from that log, and usage errors (exit 2). */
+#include "tests/support/test_support.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "records/log.h"
+#include "records/record.h"
+
+static char work[4096], cache[4096], log_path[4200];
+static char *out_text, *err_text;
+
+/* Runs autotvm with args (NULL-terminated); stdout/stderr land in out_text/err_text. */
+static int run(const char *const *args)
+{
+    const char *prog = getenv("AT_AUTOTVM");
+    if (!prog || !*prog) {
+        print_error("AT_AUTOTVM is not set (run through ctest)\n");
+        fail();
+    }
+    char out_path[4200], err_path[4200];
+    snprintf(out_path, sizeof out_path, "%s/stdout", work);
+    snprintf(err_path, sizeof err_path, "%s/stderr", work);
+    char *argv[48];
+    size_t n = 0;
+    memcpy(&argv[n++], &prog, sizeof prog);
+    for (size_t i = 0; args[i]; i++) {
+        assert_true(n < 47);
+        memcpy(&argv[n++], &args[i], sizeof args[i]);
+    }
+    argv[n] = NULL;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0) _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(prog, argv);
+        _exit(127);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    at_free(out_text);
+    at_free(err_text);
+    out_text = at_test_read_file(out_path, NULL);
+    err_text = at_test_read_file(err_path, NULL);
+    assert_non_null(out_text);
+    assert_non_null(err_text);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(work, sizeof work, "%s", at_test_tmpdir("tune_cli"));
+    snprintf(log_path, sizeof log_path, "%s/tune.log", work);
+    const char *bin = getenv("AT_BINARY_DIR");
+    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    at_free(out_text);
+    at_free(err_text);
+    return 0;
+}
+
+static size_t count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+static void tune_task_should_log_every_trial_and_show_tvms_progress(void **state)
+{
+    (void)state;
+    const char *args[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "random", "--n-trial", "6",
+                          "--log", log_path, "--seed", "3", "--n-parallel", "2", "--cooldown-ms", "0",
+                          "--cache-dir", cache, "--prefix", "[Task  2/16] ", NULL};
+    assert_int_equal(run(args), 0);
+    /* the zero line, then one per batch of 2, each after "\r"; " Done." at the end */
+    assert_int_equal(count(out_text, "\r[Task  2/16]  Current/Best: "), 4);
+    assert_non_null(
+        strstr(out_text, "\r[Task  2/16]  Current/Best:    0.00/   0.00 GFLOPS | Progress: (0/6) | 0.00 s"));
+    assert_non_null(strstr(out_text, "| Progress: (6/6) | "));
+    assert_non_null(strstr(out_text, " s Done.\n"));
+    assert_non_null(strstr(err_text, "best of 6 trials"));
+    at_rec_log *log;
+    assert_ok(at_rec_log_load_file(log_path, &log));
+    assert_int_equal(log->n, 6);
+    assert_int_equal(log->stats.malformed, 0);
+    for (size_t i = 0; i < log->n; i++) {
+        assert_string_equal(log->recs[i].task_name, "testing/matmul");
+        assert_string_equal(log->recs[i].args_json, "[64, 64, 64, \"float32\"]");
+        assert_int_equal(log->recs[i].result.err, AT_MEAS_OK);
+        for (size_t j = 0; j < i; j++)
+            assert_true(at_config_index(log->recs[i].config) != at_config_index(log->recs[j].config));
+    }
+    at_rec_log_free(log);
+}
+
+static void tune_task_should_learn_from_a_history_log(void **state)
+{
+    (void)state;
+    char log2[4300];
+    snprintf(log2, sizeof log2, "%s/tune2.log", work);
+    const char *args[] = {"tune-task", "testing/matmul", "--args", "64,32,64", "--tuner", "xgb_knob", "--n-trial", "4",
+                          "--log", log2, "--history", log_path, "--plan-size", "4", "--n-parallel", "2",
+                          "--cooldown-ms", "0", "--cache-dir", cache, NULL};
+    assert_int_equal(run(args), 0);
+    assert_non_null(strstr(err_text, "history: 6 records of testing/matmul from 1 workloads"));
+    assert_non_null(strstr(err_text, "6 learned from"));
+    at_rec_log *log;
+    assert_ok(at_rec_log_load_file(log2, &log));
+    assert_int_equal(log->n, 4);
+    at_rec_log_free(log);
+}
+
+static void tune_task_should_refuse_bad_usage(void **state)
+{
+    (void)state;
+    const char *unknown[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "annealing",
+                             "--n-trial", "4", "--log", log_path, NULL};
+    assert_int_equal(run(unknown), 2);
+    assert_non_null(strstr(err_text, "unknown tuner 'annealing'"));
+    const char *no_log[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "xgb", "--n-trial", "4",
+                            NULL};
+    assert_int_equal(run(no_log), 2);
+    assert_non_null(strstr(err_text, "missing --log"));
+    const char *zero[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "xgb", "--n-trial", "0",
+                          "--log", log_path, NULL};
+    assert_int_equal(run(zero), 2);
+    const char *bad_template[] = {"tune-task", "no/such", "--args", "1", "--tuner", "xgb", "--n-trial", "1",
+                                  "--log", log_path, NULL};
+    assert_int_equal(run(bad_template), 1);
+    assert_non_null(strstr(err_text, "autotvm: error: "));
+    const char *help[] = {"tune-task", "--help", NULL};
+    assert_int_equal(run(help), 0);
+    assert_non_null(strstr(out_text, "xgb_rank_binary_curve"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tune_task_should_log_every_trial_and_show_tvms_progress),
+        cmocka_unit_test(tune_task_should_learn_from_a_history_log),
+        cmocka_unit_test(tune_task_should_refuse_bad_usage),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,272 @@
+/* The single-task tuning loop (TVM's Tuner.tune with its progress_bar and log_to_file
+ * callbacks). Records are appended before the tuner learns from them, so a failure of the
+ * tuner never loses a measurement; everything else follows TVM's order and rules. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/log.h"
+#include "records/record.h"
+#include "tune/tune.h"
+
+/* TVM switches the logger to debug mode after this many consecutive failures. */
+#define ERROR_CT_THRESHOLD 150
+
+static double mono_clock(void *ctx)
+{
+    (void)ctx;
+    return at_clock_mono_s();
+}
+
+void at_tune_format_progress(const char *prefix, const at_tune_progress *p, at_strbuf *sb)
+{
+    at_strbuf_printf(sb, "%s Current/Best: %7.2f/%7.2f GFLOPS | Progress: (%zu/%zu) | %.2f s", prefix ? prefix : "",
+                     p->current_flops / 1e9, p->best_flops / 1e9, p->done, p->total, p->elapsed_s);
+}
+
+const char *at_tune_task_prefix(size_t i, size_t n, char buf[32])
+{
+    snprintf(buf, 32, "[Task %2zu/%2zu] ", i, n);
+    return buf;
+}
+
+/* Debug line per trial, as TVM's "No: %d\tGFLOPS: %.2f/%.2f\tresult: %s\t%s". */
+static void log_trial(size_t no, double flops, double best, const at_result *r, const at_config *c)
+{
+    if (at_log_get_level() > AT_LOG_DEBUG) return;
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_config_write_json(c, &sb);
+    if (r->err == AT_MEAS_OK)
+        at_log(AT_LOG_DEBUG, "No: %zu\tGFLOPS: %.2f/%.2f\tresult: mean %.6g s over %zu costs\t%s", no, flops / 1e9,
+               best / 1e9, at_result_mean_cost(r), r->n_costs, at_strbuf_cstr(&sb));
+    else
+        at_log(AT_LOG_DEBUG, "No: %zu\tGFLOPS: %.2f/%.2f\tresult: %s %s\t%s", no, flops / 1e9, best / 1e9,
+               at_meas_err_name(r->err), r->msg ? r->msg : "", at_strbuf_cstr(&sb));
+    at_strbuf_fini(&sb);
+}
+
+at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *runner, const at_tune_opts *o,
+                       at_tune_result *out)
+{
+    AT_ASSERT(task && tuner && runner && o && out);
+    *out = (at_tune_result){.best_index = -1};
+    if (o->n_trial == 0) return AT_FAIL(AT_EINVAL, "n_trial must be at least 1");
+    double (*clock)(void *) = o->clock_s ? o->clock_s : mono_clock;
+    double t0 = clock(o->clock_ctx);
+    size_t batch = o->batch_size ? o->batch_size : at_meas_runner_batch_size(runner);
+    if (batch == 0) batch = 1;
+    size_t early = o->early_stopping ? o->early_stopping : SIZE_MAX;
+    const char *target = o->target_str ? o->target_str : "opencl";
+    const char *name = at_task_template(task)->name;
+
+    int64_t *idx = at_malloc(batch * sizeof *idx);
+    at_config **configs = at_calloc(batch, sizeof *configs);
+    at_meas_input *inputs = at_calloc(batch, sizeof *inputs);
+    at_result *results = at_calloc(batch, sizeof *results);
+    char *first_error = NULL;
+    at_strbuf args;
+    at_strbuf_init(&args);
+    at_strbuf_putc(&args, '[');
+    at_op_args_write_json(at_task_args(task), &args);
+    at_strbuf_putc(&args, ']');
+    at_status st = idx && configs && inputs && results ? at_strbuf_status(&args) : AT_OOM();
+    for (size_t k = 0; results && k < batch; k++) at_result_init(&results[k]);
+
+    at_tune_progress prog = {.total = o->n_trial};
+    if (st == AT_OK && o->on_progress) o->on_progress(o->user, &prog);
+    size_t i = 0, error_ct = 0;
+    bool warned = false;
+    while (st == AT_OK && i < o->n_trial && at_tuner_has_next(tuner)) {
+        size_t want = o->n_trial - i < batch ? o->n_trial - i : batch, got = 0;
+        st = at_tuner_next_batch(tuner, want, idx, &got);
+        if (st != AT_OK || got == 0) break;
+        for (size_t k = 0; k < got && st == AT_OK; k++) {
+            st = at_task_config(task, idx[k], &configs[k]);
+            inputs[k] = (at_meas_input){task, configs[k]};
+        }
+        if (st == AT_OK) st = at_meas_runner_measure(runner, inputs, got, results);
+        double current = 0;
+        for (size_t k = 0; k < got && st == AT_OK; k++) {
+            const at_result *r = &results[k];
+            double flops = at_tuner_result_flops(task, r);
+            if (r->err == AT_MEAS_OK) {
+                error_ct = 0;
+                current = flops;
+            } else {
+                error_ct++;
+                out->n_errors++;
+                if (!first_error) {
+                    at_strbuf e;
+                    at_strbuf_init(&e);
+                    at_strbuf_printf(&e, "%s: %s", at_meas_err_name(r->err), r->msg ? r->msg : "");
+                    first_error = at_strbuf_take(&e);
+                }
+            }
+            if (flops > out->best_flops) {
+                out->best_flops = flops;
+                out->best_index = idx[k];
+                out->best_iter = i + k;
+            }
+            log_trial(i + k + 1, flops, out->best_flops, r, configs[k]);
+            if (o->log) {
+                at_rec rec;
+                st = at_rec_make(target, name, at_strbuf_cstr(&args), configs[k], r, &rec);
+                if (st == AT_OK) {
+                    st = at_rec_appender_write(o->log, &rec);
+                    at_rec_fini(&rec);
+                }
+            }
+        }
+        if (st == AT_OK) {
+            i += got;
+            out->n_trials = i;
+            st = at_tuner_update(tuner, idx, results, got);
+        }
+        for (size_t k = 0; k < got; k++) {
+            at_config_free(configs[k]);
+            configs[k] = NULL;
+        }
+        if (st != AT_OK) break;
+        prog.done = i;
+        prog.current_flops = current;
+        prog.best_flops = out->best_flops;
+        prog.elapsed_s = clock(o->clock_ctx) - t0;
+        if (o->on_progress) o->on_progress(o->user, &prog);
+        if (early != SIZE_MAX && i >= out->best_iter + early) {
+            out->early_stopped = true;
+            at_log(AT_LOG_DEBUG, "Early stopped. Best iter: %zu.", out->best_iter);
+            break;
+        }
+        if (error_ct > ERROR_CT_THRESHOLD && !warned) {
+            at_log(AT_LOG_WARN, "Too many errors happen in the tuning of %s: %zu consecutive failures (last: %s)", name,
+                   error_ct, first_error ? first_error : "");
+            warned = true;
+        } else if (error_ct == 0) {
+            warned = false;
+        }
+    }
+    if (st == AT_OK && i > 0 && out->n_errors == i)
+        at_log(AT_LOG_WARN, "Could not find any valid schedule for task %s; first error: %s", name,
+               first_error ? first_error : "");
+    for (size_t k = 0; results && k < batch; k++) at_result_fini(&results[k]);
+    at_free(first_error);
+    at_strbuf_fini(&args);
+    at_free(results);
+    at_free(inputs);
+    at_free(configs);
+    at_free(idx);
+    return st;
+}
+
+/* ---- history ---------------------------------------------------------------------------------- */
+
+typedef struct workload {
+    const char *args_json; /* borrowed from the log's record */
+    at_task    *task;      /* NULL when the workload cannot be used */
+} workload;
+
+struct at_tune_history {
+    workload        *wl;
+    size_t           n_wl, cap_wl;
+    at_tuner_record *recs;
+    size_t           n, cap;
+    size_t           n_tasks;
+};
+
+void at_tune_history_free(at_tune_history *h)
+{
+    if (!h) return;
+    for (size_t i = 0; i < h->n_wl; i++) at_task_free(h->wl[i].task);
+    at_free(h->wl);
+    at_free(h->recs);
+    at_free(h);
+}
+
+/* The task of a workload of template t, made on first sight. AT_ENOMEM only: a workload that
+ * cannot be used is remembered as NULL. */
+static at_status workload_task(at_tune_history *h, const at_template *t, const char *args_json, at_task **out,
+                               size_t *n_bad, char *first_bad, size_t first_bad_len)
+{
+    for (size_t i = 0; i < h->n_wl; i++) {
+        if (!strcmp(h->wl[i].args_json, args_json)) {
+            *out = h->wl[i].task;
+            return AT_OK;
+        }
+    }
+    if (h->n_wl == h->cap_wl) {
+        size_t c = h->cap_wl ? 2 * h->cap_wl : 16;
+        workload *p = at_realloc(h->wl, c * sizeof *p);
+        if (!p) return AT_OOM();
+        h->wl = p;
+        h->cap_wl = c;
+    }
+    at_task *task = NULL;
+    cJSON *arr = NULL;
+    at_args a;
+    at_status st = at_json_parse(args_json, strlen(args_json), &arr);
+    if (st == AT_OK) st = at_op_args_from_json(t->op, arr, &a);
+    if (st == AT_OK) st = at_task_new(t, &a, &task);
+    at_json_free(arr);
+    if (st == AT_ENOMEM) return st;
+    if (st != AT_OK) {
+        if ((*n_bad)++ == 0) snprintf(first_bad, first_bad_len, "%s: %s", args_json, at_last_error());
+        task = NULL;
+    } else {
+        h->n_tasks++;
+    }
+    h->wl[h->n_wl++] = (workload){args_json, task};
+    *out = task;
+    return AT_OK;
+}
+
+at_status at_tune_history_new(const at_task *task, const at_rec_log *log, at_tune_history **out)
+{
+    *out = NULL;
+    at_tune_history *h = at_calloc(1, sizeof *h);
+    if (!h) return AT_OOM();
+    const at_template *t = at_task_template(task);
+    size_t n_bad = 0;
+    char first_bad[256] = "";
+    at_status st = AT_OK;
+    for (size_t i = 0; i < log->n && st == AT_OK; i++) {
+        const at_rec *r = &log->recs[i];
+        if (strcmp(r->task_name, t->name) != 0) continue;
+        at_task *rt = NULL;
+        st = workload_task(h, t, r->args_json, &rt, &n_bad, first_bad, sizeof first_bad);
+        if (st != AT_OK || !rt) continue;
+        if (h->n == h->cap) {
+            size_t c = h->cap ? 2 * h->cap : 256;
+            at_tuner_record *p = at_realloc(h->recs, c * sizeof *p);
+            if (!p) {
+                st = AT_OOM();
+                break;
+            }
+            h->recs = p;
+            h->cap = c;
+        }
+        h->recs[h->n++] = (at_tuner_record){rt, r->config, &r->result};
+    }
+    if (st != AT_OK) {
+        at_tune_history_free(h);
+        return st;
+    }
+    if (n_bad)
+        at_log(AT_LOG_WARN, "%s: %zu workload%s of %s in the history cannot be used (first: %s)", log->name, n_bad,
+               n_bad == 1 ? "" : "s", t->name, first_bad);
+    *out = h;
+    return AT_OK;
+}
+
+const at_tuner_record *at_tune_history_records(const at_tune_history *h, size_t *n)
+{
+    *n = h->n;
+    return h->recs;
+}
+
+size_t at_tune_history_n_workloads(const at_tune_history *h)
+{
+    return h->n_tasks;
+}

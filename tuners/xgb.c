@@ -1,0 +1,367 @@
+/* XGBTuner = TVM's ModelBasedTuner + XGBoostCostModel + SimulatedAnnealingOptimizer (spec
+ * §4.4-4.7): random picks until the first plan, a refit after every plan_size new samples once
+ * any measurement succeeded, a plan of the model's best unvisited configs found by simulated
+ * annealing, and the plan's last 5 % slots given to random configs (epsilon-greedy). Transfer
+ * learning trains a base model on earlier tasks' records of the same template; it plans the
+ * first trials and its margin fades out of later fits. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/log.h"
+#include "tuners/internal.h"
+
+#define FEATURE_CACHE_BYTES ((size_t)128 << 20)
+#define FIT_STOPPING_ROUNDS 20
+#define FIT_MAX_ROUNDS 8000
+#define HISTORY_STOPPING_ROUNDS 100
+#define HISTORY_MAX_ROUNDS 400
+
+typedef struct xgb_tuner {
+    const at_task      *task;
+    const at_space     *space;
+    at_feature          feat;
+    size_t              plan_size, max_rounds;
+    double              diversity_ratio;
+    int64_t             space_len;
+    at_rng              rng;
+    at_tuner_featcache *fc;
+    at_tuner_cm_opts    cmo;
+    at_tuner_cm        *model;
+    at_tuner_cm        *scoring; /* the model simulated annealing asks */
+    at_tuner_sa        *sa;
+    int64_t            *trials; /* the plan */
+    size_t              n_trials, trial_pt;
+    at_tuner_idxset     visited;
+    int64_t            *xs;
+    double             *ys;
+    size_t              n_xs, cap_xs;
+    double              flops_max;
+    size_t              train_ct;
+    float              *scratch; /* feature rows for scoring */
+    size_t              scratch_rows;
+} xgb_tuner;
+
+static bool has_next(void *ctx)
+{
+    xgb_tuner *x = ctx;
+    return (int64_t)x->visited.n < x->space_len;
+}
+
+static at_status next_batch(void *ctx, size_t n, int64_t *out, size_t *n_out)
+{
+    xgb_tuner *x = ctx;
+    size_t k = 0;
+    size_t eps = (size_t)(0.05 * (double)x->plan_size);
+    while (k < n && has_next(x)) {
+        while (x->trial_pt < x->n_trials) {
+            int64_t idx = x->trials[x->trial_pt];
+            if (!at_tuner_idxset_has(&x->visited, idx) && at_space_is_index_valid(x->space, idx)) break;
+            x->trial_pt++;
+        }
+        int64_t idx;
+        if (x->trial_pt + eps >= x->n_trials) { /* no plan, or its last 5 %: explore */
+            at_status st = at_space_rand_index(x->space, &x->rng, 0, 0, at_tuner_idxset_pred, &x->visited, &idx);
+            AT_ASSERT(st != AT_ENOTFOUND); /* has_next */
+            AT_TRY(st);
+        } else {
+            idx = x->trials[x->trial_pt];
+        }
+        AT_TRY(at_tuner_idxset_add(&x->visited, idx, NULL));
+        out[k++] = idx;
+    }
+    *n_out = k;
+    return AT_OK;
+}
+
+static at_status score_rows(xgb_tuner *x, size_t n)
+{
+    if (n <= x->scratch_rows) return AT_OK;
+    float *p = at_realloc(x->scratch, n * at_tuner_featcache_width(x->fc) * sizeof *p);
+    if (!p) return AT_OOM();
+    x->scratch = p;
+    x->scratch_rows = n;
+    return AT_OK;
+}
+
+static at_status score(void *ctx, const int64_t *xs, size_t n, double *out)
+{
+    xgb_tuner *x = ctx;
+    AT_TRY(score_rows(x, n));
+    AT_TRY(at_tuner_featcache_rows(x->fc, xs, n, x->scratch));
+    return at_tuner_cm_predict(x->scoring, x->scratch, n, out);
+}
+
+/* submodular_pick with zeroed scores: greedily the candidate adding the most knob values not
+ * yet picked (strict >, so better-predicted candidates win ties). */
+static at_status diversity_pick(xgb_tuner *x, const int64_t *cand, size_t n_cand, int64_t *out, size_t *n_out)
+{
+    size_t nk = at_space_n_knobs(x->space), want = x->plan_size < n_cand ? x->plan_size : n_cand;
+    int64_t *knobs = at_malloc((n_cand * nk + 1) * sizeof *knobs);
+    bool *taken = at_calloc(n_cand + 1, sizeof *taken);
+    at_tuner_idxset *seen = at_calloc(nk + 1, sizeof *seen);
+    at_status st = knobs && taken && seen ? AT_OK : AT_OOM();
+    for (size_t i = 0; st == AT_OK && i < n_cand; i++) at_space_point_to_knobs(x->space, cand[i], knobs + i * nk);
+    size_t n = 0;
+    while (st == AT_OK && n < want) {
+        size_t best = SIZE_MAX;
+        long best_delta = -1;
+        for (size_t i = 0; i < n_cand; i++) {
+            if (taken[i]) continue;
+            long delta = 0;
+            for (size_t j = 0; j < nk; j++) delta += !at_tuner_idxset_has(&seen[j], knobs[i * nk + j]);
+            if (delta > best_delta) {
+                best_delta = delta;
+                best = i;
+            }
+        }
+        taken[best] = true;
+        out[n++] = cand[best];
+        for (size_t j = 0; st == AT_OK && j < nk; j++) st = at_tuner_idxset_add(&seen[j], knobs[best * nk + j], NULL);
+    }
+    if (seen)
+        for (size_t j = 0; j < nk; j++) at_tuner_idxset_fini(&seen[j]);
+    at_free(seen);
+    at_free(taken);
+    at_free(knobs);
+    *n_out = st == AT_OK ? n : 0;
+    return st;
+}
+
+/* A new plan from `model` (find_maximums, optionally through the diversity filter). */
+static at_status plan(xgb_tuner *x, at_tuner_cm *model)
+{
+    size_t num = x->plan_size;
+    if (x->diversity_ratio > 0) num = (size_t)llround((double)x->plan_size * x->diversity_ratio);
+    int64_t *cand = at_malloc(num * sizeof *cand);
+    if (!cand) return AT_OOM();
+    size_t n_cand = 0;
+    x->scoring = model;
+    at_status st = at_tuner_sa_find_maximums(x->sa, score, x, num, &x->visited, &x->rng, cand, &n_cand);
+    if (st == AT_OK && x->diversity_ratio > 0) {
+        int64_t *picked = at_malloc((x->plan_size + 1) * sizeof *picked);
+        size_t n_picked = 0;
+        st = picked ? diversity_pick(x, cand, n_cand, picked, &n_picked) : AT_OOM();
+        at_free(cand);
+        cand = picked;
+        n_cand = n_picked;
+    }
+    if (st != AT_OK) {
+        at_free(cand);
+        return st;
+    }
+    at_free(x->trials);
+    x->trials = cand;
+    x->n_trials = n_cand;
+    x->trial_pt = 0;
+    return AT_OK;
+}
+
+static at_status refit(xgb_tuner *x)
+{
+    size_t w = at_tuner_featcache_width(x->fc);
+    float *rows = at_malloc(x->n_xs * w * sizeof *rows);
+    if (!rows) return AT_OOM();
+    at_status st = at_tuner_featcache_rows(x->fc, x->xs, x->n_xs, rows);
+    if (st == AT_OK) {
+        at_tuner_cm_data d = {.rows = rows, .ys = x->ys, .n = x->n_xs};
+        st = at_tuner_cm_fit(x->model, &d, x->plan_size, FIT_STOPPING_ROUNDS, x->max_rounds, &x->rng);
+    }
+    at_free(rows);
+    AT_TRY(st);
+    AT_TRY(plan(x, x->model));
+    x->train_ct++;
+    return AT_OK;
+}
+
+static at_status update(void *ctx, const int64_t *indices, const at_result *results, size_t n)
+{
+    xgb_tuner *x = ctx;
+    if (x->n_xs + n > x->cap_xs) {
+        size_t cap = x->cap_xs ? x->cap_xs : 256;
+        while (cap < x->n_xs + n) cap *= 2;
+        int64_t *xs = at_realloc(x->xs, cap * sizeof *xs);
+        if (xs) x->xs = xs;
+        double *ys = at_realloc(x->ys, cap * sizeof *ys);
+        if (ys) x->ys = ys;
+        if (!xs || !ys) return AT_OOM();
+        x->cap_xs = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int64_t idx = indices[i];
+        AT_ASSERT(idx >= 0 && idx < at_space_range_len(x->space) && at_space_is_index_valid(x->space, idx));
+        double flops = at_tuner_result_flops(x->task, &results[i]);
+        x->xs[x->n_xs] = idx;
+        x->ys[x->n_xs++] = flops;
+        if (flops > x->flops_max) x->flops_max = flops;
+        AT_TRY(at_tuner_idxset_add(&x->visited, idx, NULL)); /* also lets a resumed log in */
+    }
+    if (x->n_xs >= x->plan_size * (x->train_ct + 1) && x->flops_max > 1e-6) return refit(x);
+    return AT_OK;
+}
+
+/* Distinct tasks of the history, as group ids. */
+static size_t group_of(const at_task ***tasks, size_t *n_tasks, size_t *cap, const at_task *t, at_status *st)
+{
+    for (size_t i = 0; i < *n_tasks; i++)
+        if ((*tasks)[i] == t) return i;
+    if (*n_tasks == *cap) {
+        size_t c = *cap ? 2 * *cap : 8;
+        const at_task **p = at_realloc((void *)*tasks, c * sizeof *p);
+        if (!p) {
+            *st = AT_OOM();
+            return 0;
+        }
+        *tasks = p;
+        *cap = c;
+    }
+    (*tasks)[*n_tasks] = t;
+    return (*n_tasks)++;
+}
+
+static bool same_template(const at_task *a, const at_task *b)
+{
+    const at_template *x = at_task_template(a), *y = at_task_template(b);
+    return x == y || (x->target == y->target && !strcmp(x->name, y->name));
+}
+
+static at_status load_history(void *ctx, const at_tuner_record *recs, size_t n, size_t *n_used)
+{
+    xgb_tuner *x = ctx;
+    *n_used = 0;
+    size_t w = at_tuner_featcache_width(x->fc), used = 0, cap = 0, skipped = 0, failed_features = 0;
+    float *rows = NULL;
+    double *ys = NULL;
+    size_t *group = NULL;
+    const at_task **tasks = NULL;
+    size_t n_tasks = 0, cap_tasks = 0;
+    char first_skip[256] = "";
+    at_status st = AT_OK;
+    double best = 0;
+    for (size_t r = 0; r < n && st == AT_OK; r++) {
+        const at_tuner_record *rec = &recs[r];
+        if (!same_template(rec->task, x->task)) continue; /* TVM keeps only this task's name */
+        int64_t idx;
+        const char *why = NULL;
+        if (at_tuner_feat_len(x->feat, rec->task) != w) {
+            why = "its workload gives features of another length";
+        } else if (at_space_index_of(at_task_space(rec->task), rec->config, &idx) != AT_OK) {
+            why = at_last_error();
+        }
+        if (why) {
+            if (skipped++ == 0) snprintf(first_skip, sizeof first_skip, "%s", why);
+            continue;
+        }
+        if (used == cap) {
+            size_t c = cap ? 2 * cap : 256;
+            float *p = at_realloc(rows, c * w * sizeof *p);
+            if (p) rows = p;
+            double *q = at_realloc(ys, c * sizeof *q);
+            if (q) ys = q;
+            size_t *g = at_realloc(group, c * sizeof *g);
+            if (g) group = g;
+            if (!p || !q || !g) {
+                st = AT_OOM();
+                break;
+            }
+            cap = c;
+        }
+        at_status fs = at_tuner_feat_extract(x->feat, rec->task, idx, rows + used * w);
+        if (fs == AT_EINVAL) { /* the config cannot be instantiated: nothing to learn from */
+            failed_features++;
+            continue;
+        }
+        if (fs != AT_OK) {
+            st = fs;
+            break;
+        }
+        group[used] = group_of(&tasks, &n_tasks, &cap_tasks, rec->task, &st);
+        ys[used] = at_tuner_result_flops(rec->task, rec->result);
+        if (ys[used] > best) best = ys[used];
+        used++;
+    }
+    if (skipped)
+        at_log(AT_LOG_WARN, "transfer learning: skipped %zu history record%s of %s that do not fit their task (%s)",
+               skipped, skipped == 1 ? "" : "s", at_task_template(x->task)->name, first_skip);
+    if (failed_features)
+        at_log(AT_LOG_DEBUG, "transfer learning: %zu history configs could not be instantiated", failed_features);
+    at_tuner_cm *base = NULL;
+    if (st == AT_OK && used > 0 && best > 1e-6) {
+        st = at_tuner_cm_new(w, &x->cmo, &base);
+        if (st == AT_OK) {
+            at_tuner_cm_data d = {.rows = rows, .ys = ys, .group = group, .n = used};
+            size_t rounds = x->max_rounds < HISTORY_MAX_ROUNDS ? x->max_rounds : HISTORY_MAX_ROUNDS;
+            st = at_tuner_cm_fit(base, &d, 2 * x->plan_size, HISTORY_STOPPING_ROUNDS, rounds, &x->rng);
+        }
+        if (st == AT_OK && x->n_trials == 0) st = plan(x, base);
+        if (st == AT_OK) {
+            at_tuner_cm_set_base(x->model, base);
+            base = NULL;
+            *n_used = used;
+            at_log(AT_LOG_DEBUG, "transfer learning: base model trained on %zu records of %zu workloads", used,
+                   n_tasks);
+        }
+    }
+    at_tuner_cm_free(base);
+    at_free(rows);
+    at_free(ys);
+    at_free(group);
+    at_free((void *)tasks);
+    return st;
+}
+
+static void free_ctx(void *ctx)
+{
+    xgb_tuner *x = ctx;
+    if (!x) return;
+    at_tuner_featcache_free(x->fc);
+    at_tuner_cm_free(x->model);
+    at_tuner_sa_free(x->sa);
+    at_free(x->trials);
+    at_tuner_idxset_fini(&x->visited);
+    at_free(x->xs);
+    at_free(x->ys);
+    at_free(x->scratch);
+    at_free(x);
+}
+
+static const at_tuner_i xgb_i = {
+    .next_batch = next_batch, .update = update, .has_next = has_next, .load_history = load_history, .free = free_ctx};
+
+at_status at_tuner_xgb_new(const at_task *task, at_loss loss, at_feature feat, const at_tuner_opts *o, void **ctx,
+                           const at_tuner_i **vt)
+{
+    if (o->diversity_filter_ratio != 0 && !(o->diversity_filter_ratio >= 1))
+        return AT_FAIL(AT_EINVAL, "diversity_filter_ratio must be >= 1 (got %g)", o->diversity_filter_ratio);
+    xgb_tuner *x = at_calloc(1, sizeof *x);
+    if (!x) return AT_OOM();
+    x->task = task;
+    x->space = at_task_space(task);
+    x->feat = feat;
+    x->plan_size = o->plan_size ? o->plan_size : 64;
+    x->max_rounds = o->max_rounds ? o->max_rounds : FIT_MAX_ROUNDS;
+    x->diversity_ratio = o->diversity_filter_ratio;
+    x->space_len = at_space_len(x->space);
+    x->cmo = (at_tuner_cm_opts){.loss = loss, .n_threads = o->n_threads > 0 ? o->n_threads : 1};
+    at_rng_seed(&x->rng, o->seed);
+    at_tuner_idxset_init(&x->visited);
+    at_tuner_sa_opts sao = {
+        .n_iter = o->sa_n_iter ? o->sa_n_iter : 500,
+        .parallel_size = o->sa_parallel_size ? o->sa_parallel_size : 128,
+        .early_stop = o->sa_early_stop ? o->sa_early_stop : 50,
+        .temp_hi = 1,
+        .temp_lo = 0,
+        .persistent = true,
+    };
+    at_status st = at_tuner_featcache_new(task, feat, FEATURE_CACHE_BYTES, &x->fc);
+    if (st == AT_OK) st = at_tuner_cm_new(at_tuner_featcache_width(x->fc), &x->cmo, &x->model);
+    if (st == AT_OK) st = at_tuner_sa_new(x->space, &sao, &x->sa);
+    if (st != AT_OK) {
+        free_ctx(x);
+        return st;
+    }
+    *ctx = x;
+    *vt = &xgb_i;
+    return AT_OK;
+}
