@@ -10,6 +10,6 @@ out=${AT_OUT_DIR:-$root/out}
 mkdir -p "$out"
 # Until `autotvm tune` lands (issue 6) the main job keeps the best TopHub record per workload.
 for pack in mali_v0.06 vta_v0.10; do
-  cp "$shared/data/tophub/$pack.log" "$out/$pack.log"
+  install -m 0644 "$shared/data/tophub/$pack.log" "$out/$pack.log"
   "$root/build/cli/autotvm" pick-best "$out/$pack.log" "$out/$pack.best.log"
 done
