@@ -1,0 +1,632 @@
+/* The tuned executor: a plan (per anchor the implementation TVM's select_implementation would
+ * choose from what dispatch answers) and a list of steps, each a prepared backend program with
+ * its buffers bound. Every node owns one device buffer (flatten and dropout alias their input);
+ * an anchor with an epilogue writes into one shared scratch buffer that its epilogue program
+ * reads, so the template's program runs exactly as tuned. A program is prepared once per task
+ * (and per affine shape) and launched by every node that needs it. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "networks/exec.h"
+#include "networks/internal.h"
+#include "templates/ops.h"
+
+/* ---- dispatch and plan ------------------------------------------------------------------------ */
+
+at_status at_net_dispatch_fallback(void *ctx, const at_task *task, const char *args_json, at_net_choice *out)
+{
+    (void)ctx;
+    (void)args_json;
+    *out = (at_net_choice){0};
+    return at_task_fallback_config(task, NULL, 0, &out->config);
+}
+
+struct at_net_plan {
+    const at_net_tasks *tasks;
+    size_t       n_nodes, n_tasks, n_fallback;
+    bool        *is_anchor;
+    at_net_pick *picks;
+    at_config  **configs; /* per task, NULL when no anchor asked for it */
+    double      *cost_s;
+    bool        *tuned;
+};
+
+void at_net_plan_free(at_net_plan *p)
+{
+    if (!p) return;
+    for (size_t i = 0; p->configs && i < p->n_tasks; i++) at_config_free(p->configs[i]);
+    at_free(p->configs);
+    at_free(p->cost_s);
+    at_free(p->tuned);
+    at_free(p->is_anchor);
+    at_free(p->picks);
+    at_free(p);
+}
+
+bool at_net_plan_pick(const at_net_plan *p, size_t node, at_net_pick *out)
+{
+    AT_ASSERT(node < p->n_nodes);
+    if (!p->is_anchor[node]) return false;
+    *out = p->picks[node];
+    return true;
+}
+
+size_t at_net_plan_n_fallback(const at_net_plan *p)
+{
+    return p->n_fallback;
+}
+
+static at_status ask(at_net_plan *p, const at_net_tasks *tasks, size_t t, at_net_dispatch_fn fn, void *ctx)
+{
+    if (p->configs[t]) return AT_OK;
+    at_net_choice c = {0};
+    at_status st = fn(ctx, at_net_tasks_at(tasks, t), at_net_tasks_args_json(tasks, t), &c);
+    if (st != AT_OK) {
+        at_config_free(c.config);
+        return st;
+    }
+    AT_ASSERT(c.config != NULL);
+    if (c.tuned) {
+        /* a record from a log: it must be a point of the task's space before any template sees it */
+        const at_task *task = at_net_tasks_at(tasks, t);
+        int64_t index;
+        st = at_space_index_of(at_task_space(task), c.config, &index);
+        if (st != AT_OK) {
+            at_config_free(c.config);
+            return st == AT_ENOMEM ? st
+                                   : AT_FAIL_WRAP(AT_EINVAL, "task %zu (%s %s): the dispatched config is not in its space",
+                                                  t + 1, at_task_template(task)->name, at_net_tasks_args_json(tasks, t));
+        }
+    }
+    p->configs[t] = c.config;
+    p->cost_s[t] = c.cost_s;
+    p->tuned[t] = c.tuned;
+    return AT_OK;
+}
+
+at_status at_net_plan_new(const at_net *net, const at_net_tasks *tasks, at_net_dispatch_fn fn, void *ctx,
+                          at_net_plan **out)
+{
+    *out = NULL;
+    at_net_plan *p = at_calloc(1, sizeof *p);
+    if (!p) return AT_OOM();
+    p->tasks = tasks;
+    p->n_nodes = at_net_n_nodes(net);
+    p->n_tasks = at_net_tasks_count(tasks);
+    p->is_anchor = at_calloc(p->n_nodes, sizeof *p->is_anchor);
+    p->picks = at_calloc(p->n_nodes, sizeof *p->picks);
+    p->configs = at_calloc(p->n_tasks + 1, sizeof *p->configs);
+    p->cost_s = at_calloc(p->n_tasks + 1, sizeof *p->cost_s);
+    p->tuned = at_calloc(p->n_tasks + 1, sizeof *p->tuned);
+    at_status st = p->is_anchor && p->picks && p->configs && p->cost_s && p->tuned ? AT_OK : AT_OOM();
+    for (size_t i = 0; st == AT_OK && i < p->n_nodes; i++) {
+        const at_net_node *n = at_net_node_at(net, i);
+        if (!at_net_op_is_anchor(n->op)) continue;
+        const at_net_impl *impls;
+        size_t n_impls = at_net_tasks_node_impls(tasks, i, &impls);
+        size_t best = SIZE_MAX, top = SIZE_MAX;
+        for (size_t k = 0; st == AT_OK && k < n_impls; k++) {
+            size_t t = impls[k].task;
+            if (t == SIZE_MAX) continue;
+            st = ask(p, tasks, t, fn, ctx);
+            if (st != AT_OK) break;
+            /* TVM: lowest cost among tuned configs, first on ties; untuned: highest plevel */
+            if (p->tuned[t] && (best == SIZE_MAX || p->cost_s[t] < p->cost_s[impls[best].task])) best = k;
+            if (top == SIZE_MAX || impls[k].plevel > impls[top].plevel) top = k;
+        }
+        if (st != AT_OK) break;
+        if (top == SIZE_MAX) {
+            st = AT_FAIL(AT_EINVAL, "node %s (%s): no implementation task (extract with all ops)", n->name,
+                         at_net_op_name(n->op));
+            break;
+        }
+        size_t k = best != SIZE_MAX ? best : top, t = impls[k].task;
+        p->is_anchor[i] = true;
+        p->picks[i] = (at_net_pick){.impl = k, .task = t, .config = p->configs[t], .cost_s = p->cost_s[t], .tuned = p->tuned[t]};
+        p->n_fallback += !p->tuned[t];
+    }
+    if (st != AT_OK) {
+        at_net_plan_free(p);
+        return st;
+    }
+    *out = p;
+    return AT_OK;
+}
+
+/* ---- executor --------------------------------------------------------------------------------- */
+
+enum { MAX_ARGS = AT_NET_MAX_INPUTS + 4, MAX_BUFS = 32 };
+
+/* What a prepared program computes, so nodes that need the same program share it: an anchor's
+ * (task, config) -- one config per task in a plan -- or an affine program's parameters. */
+typedef enum prog_kind { PROG_OTHER = 0, PROG_TASK, PROG_AFFINE } prog_kind;
+
+typedef struct prog_key {
+    prog_kind     kind;
+    size_t        task;
+    at_net_affine affine;
+} prog_key;
+
+typedef struct prepared {
+    prog_key             key;
+    const at_ir_program *p;
+    void                *prog;
+    bool                 has_prepare; /* a kernel is a preparation kernel (weight packing) */
+} prepared;
+
+/* One launch: the program and every buffer it takes -- the signature's (borrowed from the nodes
+ * and parameters) then its temporaries (owned: per launch site, so packed weights persist). */
+typedef struct step {
+    prepared *prog;
+    size_t    n_params, n_bufs;
+    void     *bufs[MAX_BUFS];
+} step;
+
+struct at_net_exec {
+    const at_net           *net;
+    const at_net_plan      *plan;
+    const at_net_backend_i *be;
+    void                   *ctx;
+    at_arena               *arena;
+    void                  **node_buf; /* per node; aliases share */
+    bool                   *owns;
+    void                  **params;   /* uploaded parameter buffers */
+    size_t                  n_params, cap_params;
+    void                   *scratch;
+    prepared               *progs;
+    size_t                  n_progs;
+    step                   *steps;
+    size_t                  n_steps;
+    bool                    prepared; /* a run completed: packed weights are in place */
+};
+
+void at_net_exec_free(at_net_exec *e)
+{
+    if (!e) return;
+    for (size_t i = 0; e->steps && i < e->n_steps; i++)
+        for (size_t k = e->steps[i].n_params; k < e->steps[i].n_bufs; k++)
+            if (e->steps[i].bufs[k]) e->be->buf_free(e->ctx, e->steps[i].bufs[k]);
+    for (size_t i = 0; e->progs && i < e->n_progs; i++) e->be->prog_free(e->ctx, e->progs[i].prog);
+    for (size_t i = 0; e->node_buf && e->owns && i < at_net_n_nodes(e->net); i++)
+        if (e->owns[i] && e->node_buf[i]) e->be->buf_free(e->ctx, e->node_buf[i]);
+    for (size_t i = 0; i < e->n_params; i++) e->be->buf_free(e->ctx, e->params[i]);
+    if (e->scratch) e->be->buf_free(e->ctx, e->scratch);
+    at_free(e->progs);
+    at_free(e->steps);
+    at_free(e->node_buf);
+    at_free(e->owns);
+    at_free(e->params);
+    at_arena_free(e->arena);
+    at_free(e);
+}
+
+size_t at_net_exec_n_programs(const at_net_exec *e)
+{
+    return e->n_steps;
+}
+
+size_t at_net_exec_n_prepared(const at_net_exec *e)
+{
+    return e->n_progs;
+}
+
+static bool key_equal(const prog_key *a, const prog_key *b)
+{
+    if (a->kind != b->kind || a->kind == PROG_OTHER) return false;
+    if (a->kind == PROG_TASK) return a->task == b->task;
+    const at_net_affine *x = &a->affine, *y = &b->affine;
+    return x->total == y->total && x->channels == y->channels && x->inner == y->inner && x->scale == y->scale &&
+           x->shift == y->shift && x->residual == y->residual && x->relu == y->relu;
+}
+
+/* The prepared program of key, or NULL. */
+static prepared *cached(at_net_exec *e, const prog_key *key)
+{
+    for (size_t i = 0; i < e->n_progs; i++)
+        if (key_equal(&e->progs[i].key, key)) return &e->progs[i];
+    return NULL;
+}
+
+/* Appends a launch of q with its signature buffers args and new temporaries. */
+static at_status push_step(at_net_exec *e, prepared *q, void *const *args, size_t n_args)
+{
+    const at_ir_program *p = q->p;
+    AT_ASSERT(n_args <= MAX_ARGS && n_args == at_ir_program_n_params(p) && p->n_bufs <= MAX_BUFS);
+    step *s = &e->steps[e->n_steps++];
+    memset(s, 0, sizeof *s);
+    s->prog = q;
+    s->n_params = n_args;
+    s->n_bufs = p->n_bufs;
+    memcpy(s->bufs, args, n_args * sizeof *args);
+    for (size_t k = n_args; k < p->n_bufs; k++)
+        AT_TRY(e->be->buf_new(e->ctx, (size_t)p->bufs[k]->size * at_ir_type_bytes(p->bufs[k]->elem), &s->bufs[k]));
+    return AT_OK;
+}
+
+/* Prepares p on the backend under key and appends a launch of it. */
+static at_status add_step(at_net_exec *e, const prog_key *key, const at_ir_program *p, void *const *args, size_t n_args)
+{
+    prepared *q = &e->progs[e->n_progs];
+    memset(q, 0, sizeof *q);
+    q->key = *key;
+    q->p = p;
+    for (size_t k = 0; k < p->n_kernels; k++) q->has_prepare |= p->kernels[k].prepare;
+    AT_TRY(e->be->prog_new(e->ctx, p, &q->prog));
+    e->n_progs++;
+    return push_step(e, q, args, n_args);
+}
+
+/* A device buffer holding a copy of host[0..n). */
+static at_status upload(at_net_exec *e, const float *host, int64_t n, void **out)
+{
+    *out = NULL;
+    if (e->n_params == e->cap_params) {
+        size_t cap = e->cap_params ? e->cap_params * 2 : 64;
+        void **p = at_realloc(e->params, cap * sizeof *p);
+        if (!p) return AT_OOM();
+        e->params = p;
+        e->cap_params = cap;
+    }
+    void *b;
+    AT_TRY(e->be->buf_new(e->ctx, (size_t)n * sizeof(float), &b));
+    e->params[e->n_params++] = b;
+    AT_TRY(e->be->buf_write(e->ctx, b, host));
+    *out = b;
+    return AT_OK;
+}
+
+static at_status affine_step(at_net_exec *e, const at_net_node *n, const at_net_affine *a, void *x, void *scale,
+                             void *shift, void *res, void *y)
+{
+    void *args[5];
+    size_t k = 0;
+    args[k++] = x;
+    if (a->scale) args[k++] = scale;
+    if (a->shift) args[k++] = shift;
+    if (a->residual) args[k++] = res;
+    args[k++] = y;
+    prog_key key = {.kind = PROG_AFFINE, .affine = *a};
+    prepared *q = cached(e, &key);
+    if (q) return push_step(e, q, args, k);
+    const at_ir_program *p;
+    AT_TRY(at_net_prog_affine(e->arena, n->name, a, &p));
+    return add_step(e, &key, p, args, k);
+}
+
+static at_net_affine affine_of(const at_net_node *n)
+{
+    return (at_net_affine){.total = at_net_node_numel(n), .channels = n->shape[1],
+                           .inner = n->ndim == 4 ? n->shape[2] * n->shape[3] : 1};
+}
+
+static bool has_epilogue(const at_net_node *n)
+{
+    return n->epi.bias || n->epi.residual || n->epi.relu;
+}
+
+static at_status anchor_steps(at_net_exec *e, size_t i)
+{
+    const at_net_node *n = at_net_node_at(e->net, i);
+    at_net_pick pick;
+    AT_ASSERT(at_net_plan_pick(e->plan, i, &pick));
+    const at_task *t = at_net_tasks_at(e->plan->tasks, pick.task);
+    void *w, *bias = NULL;
+    AT_TRY(upload(e, n->weight, at_net_weight_numel(e->net, n), &w));
+    if (n->epi.bias) AT_TRY(upload(e, n->bias, n->attrs.channels, &bias));
+    bool epi = has_epilogue(n);
+    void *y = epi ? e->scratch : e->node_buf[i];
+    void *args[3] = {e->node_buf[n->inputs[0]], w, y}; /* (data, kernel|weight, output): at_op_tensors' order */
+    prog_key key = {.kind = PROG_TASK, .task = pick.task};
+    prepared *q = cached(e, &key);
+    if (q) {
+        AT_TRY(push_step(e, q, args, 3));
+    } else {
+        const at_ir_program *p;
+        at_status st = at_task_instantiate(t, pick.config, e->arena, &p);
+        if (st != AT_OK)
+            return st == AT_ENOMEM ? st
+                                   : AT_FAIL_WRAP(st, "node %s: %s config %" PRId64, n->name, at_task_template(t)->name,
+                                                  at_config_index(pick.config));
+        AT_TRY(add_step(e, &key, p, args, 3));
+    }
+    if (!epi) return AT_OK;
+    at_net_affine a = affine_of(n);
+    a.shift = n->epi.bias;
+    a.residual = n->epi.residual;
+    a.relu = n->epi.relu;
+    return affine_step(e, n, &a, e->scratch, NULL, bias, n->epi.residual ? e->node_buf[n->inputs[1]] : NULL,
+                       e->node_buf[i]);
+}
+
+static at_status node_steps(at_net_exec *e, size_t i)
+{
+    const at_net_node *n = at_net_node_at(e->net, i);
+    const at_net_node *in = at_net_node_at(e->net, n->inputs[0]);
+    void *x = e->node_buf[n->inputs[0]], *y = e->node_buf[i];
+    at_net_affine a = affine_of(n);
+    const at_ir_program *p = NULL;
+    const prog_key other = {.kind = PROG_OTHER};
+    switch (n->op) {
+    case AT_NET_CONV2D:
+    case AT_NET_DENSE:
+        return anchor_steps(e, i);
+    case AT_NET_BATCH_NORM: {
+        int64_t c = n->shape[1];
+        float *sc = at_net_floats(c), *sh = at_net_floats(c);
+        at_status st = sc && sh ? AT_OK : AT_OOM();
+        for (int64_t k = 0; st == AT_OK && k < c; k++) {
+            double s = 1.0 / sqrt((double)n->var[k] + n->attrs.eps);
+            if (!n->attrs.no_scale) s *= n->gamma[k];
+            sc[k] = (float)s;
+            sh[k] = (float)((double)n->beta[k] - (double)n->mean[k] * s);
+        }
+        void *bs = NULL, *bh = NULL;
+        if (st == AT_OK) st = upload(e, sc, c, &bs);
+        if (st == AT_OK) st = upload(e, sh, c, &bh);
+        at_free(sc);
+        at_free(sh);
+        AT_TRY(st);
+        a.scale = a.shift = true;
+        return affine_step(e, n, &a, x, bs, bh, NULL, y);
+    }
+    case AT_NET_SCALE_SHIFT: {
+        void *bs, *bh;
+        AT_TRY(upload(e, n->scale, n->shape[1], &bs));
+        AT_TRY(upload(e, n->shift, n->shape[1], &bh));
+        a.scale = a.shift = true;
+        a.relu = n->epi.relu;
+        return affine_step(e, n, &a, x, bs, bh, NULL, y);
+    }
+    case AT_NET_BIAS_ADD: {
+        void *bh;
+        AT_TRY(upload(e, n->bias, n->shape[1], &bh));
+        a.shift = true;
+        return affine_step(e, n, &a, x, NULL, bh, NULL, y);
+    }
+    case AT_NET_RELU:
+        a.relu = true;
+        return affine_step(e, n, &a, x, NULL, NULL, NULL, y);
+    case AT_NET_ADD:
+        a.residual = true;
+        return affine_step(e, n, &a, x, NULL, NULL, e->node_buf[n->inputs[1]], y);
+    case AT_NET_MAX_POOL2D:
+        AT_TRY(at_net_prog_max_pool(e->arena, n, in, &p));
+        return add_step(e, &other, p, (void *[]){x, y}, 2);
+    case AT_NET_GLOBAL_AVG_POOL2D:
+        AT_TRY(at_net_prog_global_avg_pool(e->arena, n, in, &p));
+        return add_step(e, &other, p, (void *[]){x, y}, 2);
+    case AT_NET_SOFTMAX:
+        AT_TRY(at_net_prog_softmax(e->arena, n, &p));
+        return add_step(e, &other, p, (void *[]){x, y}, 2);
+    case AT_NET_CONCAT: {
+        void *args[AT_NET_MAX_INPUTS + 1];
+        for (size_t k = 0; k < n->n_inputs; k++) args[k] = e->node_buf[n->inputs[k]];
+        args[n->n_inputs] = y;
+        AT_TRY(at_net_prog_concat(e->arena, e->net, n, &p));
+        return add_step(e, &other, p, args, n->n_inputs + 1);
+    }
+    case AT_NET_BATCH_FLATTEN:
+    case AT_NET_DROPOUT:
+        return AT_OK; /* aliases: no program */
+    case AT_NET_INPUT:
+    case AT_NET_OP_COUNT:
+        break;
+    }
+    AT_ASSERT(!"unexpected node");
+    return AT_OK;
+}
+
+/* Buffers: one per node (aliases share their input's), one scratch for epilogue inputs. */
+static at_status alloc_buffers(at_net_exec *e)
+{
+    size_t nn = at_net_n_nodes(e->net);
+    int64_t scratch = 0;
+    for (size_t i = 0; i < nn; i++) {
+        const at_net_node *n = at_net_node_at(e->net, i);
+        if (n->op == AT_NET_BATCH_FLATTEN || n->op == AT_NET_DROPOUT) {
+            e->node_buf[i] = e->node_buf[n->inputs[0]];
+            continue;
+        }
+        AT_TRY(e->be->buf_new(e->ctx, (size_t)at_net_node_numel(n) * sizeof(float), &e->node_buf[i]));
+        e->owns[i] = true;
+        if (at_net_op_is_anchor(n->op) && has_epilogue(n) && at_net_node_numel(n) > scratch) scratch = at_net_node_numel(n);
+    }
+    if (scratch) AT_TRY(e->be->buf_new(e->ctx, (size_t)scratch * sizeof(float), &e->scratch));
+    return AT_OK;
+}
+
+at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_net_backend_i *be, void *be_ctx,
+                          at_net_exec **out)
+{
+    *out = NULL;
+    if (!at_net_is_fused(net)) return AT_FAIL(AT_EINVAL, "network %s: run the fused form", at_net_name(net));
+    if (!at_net_has_params(net)) return AT_FAIL(AT_EINVAL, "network %s was built without parameters", at_net_name(net));
+    AT_ASSERT(plan->n_nodes == at_net_n_nodes(net));
+    size_t nn = at_net_n_nodes(net);
+    at_net_exec *e = at_calloc(1, sizeof *e);
+    if (!e) return AT_OOM();
+    e->net = net;
+    e->plan = plan;
+    e->be = be;
+    e->ctx = be_ctx;
+    e->node_buf = at_calloc(nn, sizeof *e->node_buf);
+    e->owns = at_calloc(nn, sizeof *e->owns);
+    e->steps = at_calloc(2 * nn, sizeof *e->steps); /* at most an anchor and its epilogue per node */
+    e->progs = at_calloc(2 * nn, sizeof *e->progs);
+    at_status st = e->node_buf && e->owns && e->steps && e->progs ? at_arena_new(0, &e->arena) : AT_OOM();
+    if (st == AT_OK) st = alloc_buffers(e);
+    for (size_t i = 1; st == AT_OK && i < nn; i++) st = node_steps(e, i);
+    if (st != AT_OK) {
+        at_net_exec_free(e);
+        return st;
+    }
+    *out = e;
+    return AT_OK;
+}
+
+at_status at_net_exec_set_input(at_net_exec *e, const float *input)
+{
+    return e->be->buf_write(e->ctx, e->node_buf[0], input);
+}
+
+at_status at_net_exec_run(at_net_exec *e, double *device_ms)
+{
+    /* TVM packs weights at compile time: the first run runs every kernel, so the preparation
+     * kernels' temporaries hold the packed weights of each launch site; later runs leave them out */
+    double total = 0;
+    for (size_t i = 0; i < e->n_steps; i++) {
+        step *s = &e->steps[i];
+        double ms = 0;
+        AT_TRY(e->be->prog_run(e->ctx, s->prog->prog, s->bufs, s->n_bufs, e->prepared, device_ms ? &ms : NULL));
+        total += ms;
+    }
+    if (e->be->finish) AT_TRY(e->be->finish(e->ctx));
+    e->prepared = true;
+    if (device_ms) *device_ms = total;
+    return AT_OK;
+}
+
+at_status at_net_exec_get(at_net_exec *e, size_t node, float *out)
+{
+    AT_ASSERT(node < at_net_n_nodes(e->net));
+    return e->be->buf_read(e->ctx, e->node_buf[node], out);
+}
+
+at_status at_net_exec_check(at_net_exec *e, const float *input, double atol, double rtol, bool all_nodes,
+                            at_net_check *out)
+{
+    *out = (at_net_check){.node = SIZE_MAX, .index = -1};
+    at_net_values *ref;
+    AT_TRY(at_net_run_reference(e->net, input, all_nodes, &ref));
+    size_t n = at_net_n_nodes(e->net), last = at_net_output(e->net);
+    float *got = NULL;
+    double worst = 0;
+    at_status st = AT_OK;
+    for (size_t i = all_nodes ? 1 : last; st == AT_OK && i < n; i++) {
+        const float *want = at_net_values_get(ref, i);
+        int64_t len = at_net_node_numel(at_net_node_at(e->net, i));
+        at_free(got);
+        if (!(got = at_net_floats(len))) {
+            st = AT_OOM();
+            break;
+        }
+        st = at_net_exec_get(e, i, got);
+        double scale = 0;
+        for (int64_t k = 0; k < len; k++) scale = fmax(scale, fabs((double)want[k]));
+        for (int64_t k = 0; st == AT_OK && k < len; k++) {
+            double d = fabs((double)got[k] - (double)want[k]);
+            bool bad = !(d <= atol + rtol * scale);
+            out->n_bad += bad;
+            double key = isnan(d) ? INFINITY : d; /* the largest error, NaN above all, first on ties */
+            if (out->node == SIZE_MAX || key > worst) {
+                worst = key;
+                size_t n_bad = out->n_bad;
+                *out = (at_net_check){.n_bad = n_bad, .node = i, .index = k, .got = got[k], .want = want[k], .abs_err = d};
+            }
+        }
+    }
+    at_free(got);
+    at_net_values_free(ref);
+    return st;
+}
+
+/* ---- the IR interpreter backend --------------------------------------------------------------- */
+
+typedef struct ibuf {
+    size_t bytes;
+    void  *data;
+} ibuf;
+
+static at_status interp_buf_new(void *ctx, size_t bytes, void **out)
+{
+    (void)ctx;
+    *out = NULL;
+    ibuf *b = at_calloc(1, sizeof *b);
+    if (b) b->data = at_calloc(1, bytes);
+    if (!b || !b->data) {
+        at_free(b);
+        return AT_OOM();
+    }
+    b->bytes = bytes;
+    *out = b;
+    return AT_OK;
+}
+
+static void interp_buf_free(void *ctx, void *buf)
+{
+    (void)ctx;
+    ibuf *b = buf;
+    if (!b) return;
+    at_free(b->data);
+    at_free(b);
+}
+
+static at_status interp_buf_write(void *ctx, void *buf, const void *src)
+{
+    (void)ctx;
+    ibuf *b = buf;
+    memcpy(b->data, src, b->bytes);
+    return AT_OK;
+}
+
+static at_status interp_buf_read(void *ctx, void *buf, void *dst)
+{
+    (void)ctx;
+    const ibuf *b = buf;
+    memcpy(dst, b->data, b->bytes);
+    return AT_OK;
+}
+
+typedef struct iprog {
+    const at_ir_program *p;
+} iprog;
+
+static at_status interp_prog_new(void *ctx, const at_ir_program *p, void **out)
+{
+    (void)ctx;
+    iprog *q = at_malloc(sizeof *q);
+    if (!q) return AT_OOM();
+    q->p = p;
+    *out = q;
+    return AT_OK;
+}
+
+static void interp_prog_free(void *ctx, void *prog)
+{
+    (void)ctx;
+    at_free(prog);
+}
+
+/* Runs the whole program whatever skip_prepare says (at_ir_interp allocates the temporaries
+ * itself, so packed weights are recomputed each time: slower, same result). */
+static at_status interp_prog_run(void *ctx, void *prog, void *const *bufs, size_t n, bool skip_prepare, double *device_ms)
+{
+    (void)ctx;
+    (void)skip_prepare;
+    if (device_ms) *device_ms = 0; /* the interpreter does not time */
+    const iprog *q = prog;
+    size_t n_params = at_ir_program_n_params(q->p);
+    void *data[MAX_ARGS];
+    AT_ASSERT(n >= n_params && n_params <= MAX_ARGS);
+    for (size_t i = 0; i < n_params; i++) data[i] = ((ibuf *)bufs[i])->data;
+    return at_ir_interp(q->p, data);
+}
+
+static const at_net_backend_i interp_backend = {
+    .name = "interp",
+    .buf_new = interp_buf_new,
+    .buf_free = interp_buf_free,
+    .buf_write = interp_buf_write,
+    .buf_read = interp_buf_read,
+    .prog_new = interp_prog_new,
+    .prog_free = interp_prog_free,
+    .prog_run = interp_prog_run,
+};
+
+const at_net_backend_i *at_net_interp_backend(void)
+{
+    return &interp_backend;
+}

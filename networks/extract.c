@@ -1,0 +1,309 @@
+/* Task extraction: per target a strategy table (TVM's relay/op/strategy/<target>.py: which
+ * templates implement an anchor and at which plevel); the fused graph is already in lowering
+ * order, so extraction is one walk over its anchors with exact de-duplication by (template,
+ * args text) keeping the first occurrence. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/log.h"
+#include "core/strbuf.h"
+#include "core/target.h"
+#include "networks/extract.h"
+#include "networks/internal.h"
+
+/* ---- targets ---------------------------------------------------------------------------------- */
+
+static const struct {
+    const char      *name, *target_string, *key;
+    at_target_family family;
+} targets[AT_NET_TARGET_COUNT] = {
+    [AT_NET_TARGET_MALI] = {"mali", "opencl -device=mali", "mali", AT_TARGET_OPENCL},
+};
+
+const char *at_net_target_name(at_net_target t)
+{
+    AT_ASSERT((unsigned)t < AT_NET_TARGET_COUNT);
+    return targets[t].name;
+}
+
+const char *at_net_target_string(at_net_target t)
+{
+    AT_ASSERT((unsigned)t < AT_NET_TARGET_COUNT);
+    return targets[t].target_string;
+}
+
+at_target_family at_net_target_family(at_net_target t)
+{
+    AT_ASSERT((unsigned)t < AT_NET_TARGET_COUNT);
+    return targets[t].family;
+}
+
+at_status at_net_target_parse(const char *text, at_net_target *out)
+{
+    for (int t = 0; t < AT_NET_TARGET_COUNT; t++)
+        if (!strcmp(text, targets[t].name)) {
+            *out = (at_net_target)t;
+            return AT_OK;
+        }
+    at_target tg;
+    at_status st = at_target_parse(text, &tg);
+    if (st != AT_OK) return st == AT_ENOMEM ? st : AT_FAIL_WRAP(AT_EPARSE, "target '%s'", text);
+    /* TVM dispatches a strategy on the first key it has one for */
+    for (size_t k = 0; k < tg.n_keys; k++)
+        for (int t = 0; t < AT_NET_TARGET_COUNT; t++)
+            if (!strcmp(tg.keys[k], targets[t].key)) {
+                at_target_fini(&tg);
+                *out = (at_net_target)t;
+                return AT_OK;
+            }
+    at_target_fini(&tg);
+    return AT_FAIL(AT_EUNSUPPORTED, "no network strategy for target '%s' (supported: mali, or a target with the key mali)",
+                   text);
+}
+
+at_status at_net_ops_parse(const char *text, unsigned *out)
+{
+    unsigned ops = 0;
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+#define IS(s) (n == strlen(s) && !strncmp(p, s, n))
+        if (IS("conv2d") || IS("nn.conv2d"))
+            ops |= AT_NET_OPS_CONV2D;
+        else if (IS("dense") || IS("nn.dense"))
+            ops |= AT_NET_OPS_DENSE;
+        else if (IS("all"))
+            ops |= AT_NET_OPS_ALL;
+        else
+            return AT_FAIL(AT_EPARSE, "--ops: unknown op '%.*s' (conv2d, dense, all)", (int)n, p);
+#undef IS
+        p += n + (e != NULL);
+    }
+    if (!ops) return AT_FAIL(AT_EPARSE, "--ops: empty list (conv2d, dense, all)");
+    *out = ops;
+    return AT_OK;
+}
+
+/* ---- strategies ------------------------------------------------------------------------------- */
+
+typedef enum anchor_kind { CONV, DEPTHWISE, DENSE } anchor_kind;
+
+typedef struct rule {
+    anchor_kind kind;
+    const char *name;
+    at_op_kind  op;
+    int         plevel;
+    bool        winograd_only; /* 3x3, stride 1, dilation 1 */
+} rule;
+
+/* conv2d_strategy_mali / dense_strategy_mali (spec/templates_vta.md §1.1), strategy order. */
+static const rule mali_rules[] = {
+    {CONV, "conv2d_nchw_spatial_pack.mali", AT_OP_CONV2D_NCHW, 10, false},
+    {CONV, "conv2d_nchw_winograd.mali", AT_OP_CONV2D_NCHW_WINOGRAD, 5, true},
+    {DEPTHWISE, "depthwise_conv2d_nchw.mali", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, false},
+    {DENSE, "dense.mali", AT_OP_DENSE, 10, false},
+};
+
+#define MAX_IMPLS 4
+
+static void conv_args(const at_net_node *n, const at_net_node *in, at_op_kind op, at_args *out)
+{
+    memset(out, 0, sizeof *out);
+    out->op = op;
+    at_conv2d_args *a = &out->u.conv2d;
+    memcpy(a->data, in->shape, sizeof a->data);
+    a->kernel[0] = n->attrs.channels;
+    a->kernel[1] = op == AT_OP_DEPTHWISE_CONV2D_NCHW ? 1 : in->shape[1] / n->attrs.groups;
+    a->kernel[2] = n->attrs.kernel[0];
+    a->kernel[3] = n->attrs.kernel[1];
+    memcpy(a->stride, n->attrs.stride, sizeof a->stride);
+    memcpy(a->pad, n->attrs.pad, sizeof a->pad);
+    memcpy(a->dilation, n->attrs.dilation, sizeof a->dilation);
+    a->stride_form = a->pad_form = a->dilation_form = AT_FORM_LIST;
+    a->dtype = a->kernel_dtype = a->out_dtype = AT_IR_F32;
+}
+
+static void dense_args(const at_net_node *n, const at_net_node *in, at_args *out)
+{
+    memset(out, 0, sizeof *out);
+    out->op = AT_OP_DENSE;
+    at_dense_args *a = &out->u.dense;
+    a->m = in->shape[0];
+    a->k = in->shape[1];
+    a->n = n->attrs.channels;
+    a->dtype = a->weight_dtype = a->bias_dtype = a->out_dtype = AT_IR_F32;
+}
+
+/* ---- the task list ---------------------------------------------------------------------------- */
+
+struct at_net_tasks {
+    at_net_target target;
+    at_task     **tasks;
+    char        **args_json;
+    size_t       *first_node;
+    size_t        n, cap;
+    size_t        n_nodes;
+    at_net_impl  *impls;   /* MAX_IMPLS per node */
+    size_t       *n_impls; /* per node */
+};
+
+void at_net_tasks_free(at_net_tasks *ts)
+{
+    if (!ts) return;
+    for (size_t i = 0; i < ts->n; i++) {
+        at_task_free(ts->tasks[i]);
+        at_free(ts->args_json[i]);
+    }
+    at_free(ts->tasks);
+    at_free(ts->args_json);
+    at_free(ts->first_node);
+    at_free(ts->impls);
+    at_free(ts->n_impls);
+    at_free(ts);
+}
+
+size_t at_net_tasks_count(const at_net_tasks *ts)
+{
+    return ts->n;
+}
+
+const at_task *at_net_tasks_at(const at_net_tasks *ts, size_t i)
+{
+    AT_ASSERT(i < ts->n);
+    return ts->tasks[i];
+}
+
+const char *at_net_tasks_args_json(const at_net_tasks *ts, size_t i)
+{
+    AT_ASSERT(i < ts->n);
+    return ts->args_json[i];
+}
+
+size_t at_net_tasks_first_node(const at_net_tasks *ts, size_t i)
+{
+    AT_ASSERT(i < ts->n);
+    return ts->first_node[i];
+}
+
+size_t at_net_tasks_node_impls(const at_net_tasks *ts, size_t node, const at_net_impl **impls)
+{
+    AT_ASSERT(node < ts->n_nodes);
+    *impls = &ts->impls[node * MAX_IMPLS];
+    return ts->n_impls[node];
+}
+
+at_net_target at_net_tasks_target(const at_net_tasks *ts)
+{
+    return ts->target;
+}
+
+/* The task of (t, args) in the list, adding it when new; *index = SIZE_MAX when the template
+ * rejects the args (dropped with a warning, as TVM drops InvalidShapeError tasks). */
+static at_status intern(at_net_tasks *ts, const at_template *t, const at_args *args, size_t node, size_t *index)
+{
+    *index = SIZE_MAX;
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_strbuf_putc(&sb, '[');
+    at_op_args_write_json(args, &sb);
+    at_strbuf_putc(&sb, ']');
+    if (at_strbuf_status(&sb) != AT_OK) {
+        at_strbuf_fini(&sb);
+        return AT_OOM();
+    }
+    const char *text = at_strbuf_cstr(&sb);
+    for (size_t i = 0; i < ts->n; i++)
+        if (at_task_template(ts->tasks[i]) == t && !strcmp(ts->args_json[i], text)) {
+            at_strbuf_fini(&sb);
+            *index = i;
+            return AT_OK;
+        }
+    at_task *task;
+    at_status st = at_task_new(t, args, &task);
+    if (st == AT_EINVAL) {
+        at_log(AT_LOG_WARN, "dropping task %s %s: %s", t->name, text, at_last_error());
+        at_strbuf_fini(&sb);
+        return AT_OK;
+    }
+    if (st != AT_OK) {
+        at_strbuf_fini(&sb);
+        return st;
+    }
+    if (ts->n == ts->cap) {
+        size_t cap = ts->cap ? ts->cap * 2 : 16;
+        at_task **tasks = at_realloc(ts->tasks, cap * sizeof *tasks);
+        if (tasks) ts->tasks = tasks;
+        char **json = tasks ? at_realloc(ts->args_json, cap * sizeof *json) : NULL;
+        if (json) ts->args_json = json;
+        size_t *first = json ? at_realloc(ts->first_node, cap * sizeof *first) : NULL;
+        if (first) ts->first_node = first;
+        if (!first) {
+            at_task_free(task);
+            at_strbuf_fini(&sb);
+            return AT_OOM();
+        }
+        ts->cap = cap;
+    }
+    ts->tasks[ts->n] = task;
+    ts->args_json[ts->n] = at_strbuf_take(&sb);
+    ts->first_node[ts->n] = node;
+    *index = ts->n++;
+    return AT_OK;
+}
+
+static at_status extract_node(at_net_tasks *ts, const at_net *net, size_t i, unsigned ops)
+{
+    const at_net_node *n = at_net_node_at(net, i), *in;
+    anchor_kind kind;
+    if (n->op == AT_NET_CONV2D && (ops & AT_NET_OPS_CONV2D))
+        kind = n->attrs.groups == 1 ? CONV : DEPTHWISE;
+    else if (n->op == AT_NET_DENSE && (ops & AT_NET_OPS_DENSE))
+        kind = DENSE;
+    else
+        return AT_OK;
+    in = at_net_node_at(net, n->inputs[0]);
+    bool win_ok = n->op == AT_NET_CONV2D && n->attrs.kernel[0] == 3 && n->attrs.kernel[1] == 3 && n->attrs.stride[0] == 1 &&
+                  n->attrs.stride[1] == 1 && n->attrs.dilation[0] == 1 && n->attrs.dilation[1] == 1;
+    at_net_impl *impls = &ts->impls[i * MAX_IMPLS];
+    for (size_t r = 0; r < sizeof mali_rules / sizeof mali_rules[0]; r++) {
+        const rule *ru = &mali_rules[r];
+        if (ru->kind != kind || (ru->winograd_only && !win_ok)) continue;
+        const at_template *t = at_tmpl_find(ru->name, targets[ts->target].family);
+        if (!t) return AT_FAIL(AT_ENOTFOUND, "template %s is not registered", ru->name);
+        at_args args;
+        if (kind == DENSE)
+            dense_args(n, in, &args);
+        else
+            conv_args(n, in, ru->op, &args);
+        AT_ASSERT(ts->n_impls[i] < MAX_IMPLS);
+        at_net_impl *im = &impls[ts->n_impls[i]++];
+        im->tmpl = t;
+        im->plevel = ru->plevel;
+        AT_TRY(intern(ts, t, &args, i, &im->task));
+    }
+    return AT_OK;
+}
+
+at_status at_net_extract(const at_net *net, at_net_target target, unsigned ops, at_net_tasks **out)
+{
+    *out = NULL;
+    AT_ASSERT((unsigned)target < AT_NET_TARGET_COUNT);
+    if (!at_net_is_fused(net))
+        return AT_FAIL(AT_EINVAL, "network %s: extract tasks from the fused form (at_net_fuse)", at_net_name(net));
+    if (!(ops & AT_NET_OPS_ALL)) return AT_FAIL(AT_EINVAL, "no ops selected");
+    at_net_tasks *ts = at_calloc(1, sizeof *ts);
+    if (!ts) return AT_OOM();
+    ts->target = target;
+    ts->n_nodes = at_net_n_nodes(net);
+    ts->impls = at_calloc(ts->n_nodes * MAX_IMPLS, sizeof *ts->impls);
+    ts->n_impls = at_calloc(ts->n_nodes, sizeof *ts->n_impls);
+    at_status st = ts->impls && ts->n_impls ? AT_OK : AT_OOM();
+    for (size_t i = 0; st == AT_OK && i < ts->n_nodes; i++) st = extract_node(ts, net, i, ops);
+    if (st != AT_OK) {
+        at_net_tasks_free(ts);
+        return st;
+    }
+    *out = ts;
+    return AT_OK;
+}

@@ -1,0 +1,51 @@
+/* Helpers shared by the files of networks/ (no other module includes this). */
+#ifndef AT_NETWORKS_INTERNAL_H
+#define AT_NETWORKS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/status.h"
+#include "ir/ir.h"
+#include "networks/net.h"
+
+/* Marks a network fused (fuse.c sets it on the graph it builds). */
+void at_net_set_fused(at_net *net, bool fused);
+
+/* Appends a copy of node (name, inputs, shape, attrs, epilogue) taking its parameter arrays (the
+ * node's pointers are moved: the caller must not free them; on failure they are freed). For
+ * fuse.c, which builds node kinds at_net_append refuses. *out = index. AT_ENOMEM. */
+at_status at_net_push_node(at_net *net, const at_net_node *node, size_t *out);
+
+/* Length of a node's per-channel parameters: attrs.channels for anchors, else shape[1]. */
+int64_t at_net_channels(const at_net_node *n);
+/* Elements of an anchor's weight (0 for other ops). */
+int64_t at_net_weight_numel(const at_net *net, const at_net_node *n);
+
+/* A float array of n elements, at_malloc'ed; NULL when out of memory (n may be 0 -> 1 element). */
+float *at_net_floats(int64_t n);
+/* A copy of p[0..n); NULL when p is NULL or out of memory. */
+float *at_net_floats_dup(const float *p, int64_t n);
+
+/* ---- generated programs (kernels.c); each verified, living in arena; AT_ENOMEM, AT_EINVAL ---- */
+
+/* y[i] = relu?(x[i] * scale[c] + shift[c] + residual[i]) with c = (i / inner) % channels, each
+ * part optional. Signature: x, [scale], [shift], [residual], y (float32). */
+typedef struct at_net_affine {
+    int64_t total, channels, inner;
+    bool    scale, shift, residual, relu;
+} at_net_affine;
+at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_affine *a, const at_ir_program **out);
+
+/* n's op on input node in. Signature: x, y. */
+at_status at_net_prog_max_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out);
+at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in,
+                                      const at_ir_program **out);
+/* Signature: every input in order, then y; one kernel per input. */
+at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);
+/* Softmax over the last axis, one work-item per row. Signature: x, y. */
+at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir_program **out);
+
+#endif

@@ -1,0 +1,166 @@
+/* IR programs for everything in a network that is not a tuned anchor: the anchors' epilogues
+ * and the element-wise ops (one affine kernel family), pooling, concatenation and softmax. Each
+ * is a plain data-parallel kernel -- one work-item per output element (per row for softmax) in
+ * groups of up to 64 along blockIdx.x / threadIdx.x with a bounds guard -- so any backend that
+ * runs the templates' programs runs these too. */
+#include <float.h>
+#include <stdio.h>
+
+#include "networks/internal.h"
+
+enum { GROUP = 64 };
+
+typedef const at_ir_expr *E;
+
+static E i32(at_ir_sched *s, int64_t v)
+{
+    return at_ir_i32(s, v);
+}
+
+/* for bx, tx: let i = bx * L + tx in (if i < total) body -- body built on i beforehand. */
+static const at_ir_stmt *grid(at_ir_sched *s, const at_ir_var *i, int64_t total, const at_ir_stmt *body)
+{
+    int64_t local = total < GROUP ? total : GROUP, groups = (total + local - 1) / local;
+    const at_ir_var *bx = at_ir_var_new(s, "bx", AT_IR_I32), *tx = at_ir_var_new(s, "tx", AT_IR_I32);
+    if (groups * local != total) body = at_ir_if(s, at_ir_bin(s, AT_IR_LT, at_ir_v(s, i), i32(s, total)), body, NULL);
+    body = at_ir_let(s, i, at_ir_add(s, at_ir_mul(s, at_ir_v(s, bx), i32(s, local)), at_ir_v(s, tx)), body);
+    body = at_ir_for(s, tx, local, AT_IR_THREAD_X, body);
+    return at_ir_for(s, bx, groups, AT_IR_BLOCK_X, body);
+}
+
+static at_status finish(at_ir_sched *s, const at_ir_program **out)
+{
+    AT_TRY(at_ir_sched_finish(s, out));
+    return at_ir_verify(*out);
+}
+
+at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_affine *a, const at_ir_program **out)
+{
+    *out = NULL;
+    at_ir_sched *s = at_ir_sched_begin(arena, name);
+    if (!s) return AT_OOM();
+    const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, a->total, AT_IR_INPUT);
+    const at_ir_buffer *scale = a->scale ? at_ir_param(s, "scale", AT_IR_F32, a->channels, AT_IR_INPUT) : NULL;
+    const at_ir_buffer *shift = a->shift ? at_ir_param(s, "shift", AT_IR_F32, a->channels, AT_IR_INPUT) : NULL;
+    const at_ir_buffer *res = a->residual ? at_ir_param(s, "residual", AT_IR_F32, a->total, AT_IR_INPUT) : NULL;
+    const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, a->total, AT_IR_OUTPUT);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
+    E iv = at_ir_v(s, i);
+    E c = at_ir_mod(s, at_ir_div(s, iv, i32(s, a->inner)), i32(s, a->channels));
+    E v = at_ir_load(s, x, iv, 1);
+    if (scale) v = at_ir_mul(s, v, at_ir_load(s, scale, c, 1));
+    if (shift) v = at_ir_add(s, v, at_ir_load(s, shift, c, 1));
+    if (res) v = at_ir_add(s, v, at_ir_load(s, res, iv, 1));
+    if (a->relu) v = at_ir_max(s, v, at_ir_f32(s, 0));
+    at_ir_add_kernel(s, name, grid(s, i, a->total, at_ir_store(s, y, iv, v)));
+    return finish(s, out);
+}
+
+at_status at_net_prog_max_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out)
+{
+    *out = NULL;
+    at_ir_sched *s = at_ir_sched_begin(arena, n->name);
+    if (!s) return AT_OOM();
+    const at_net_attrs *a = &n->attrs;
+    int64_t ih = in->shape[2], iw = in->shape[3], oh = n->shape[2], ow = n->shape[3], total = at_net_node_numel(n);
+    const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(in), AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, 1, AT_IR_PRIVATE);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32), *kh = at_ir_var_new(s, "kh", AT_IR_I32),
+                    *kw = at_ir_var_new(s, "kw", AT_IR_I32);
+    E iv = at_ir_v(s, i), zero = i32(s, 0);
+    E w = at_ir_mod(s, iv, i32(s, ow)), h = at_ir_mod(s, at_ir_div(s, iv, i32(s, ow)), i32(s, oh));
+    E nc = at_ir_div(s, iv, i32(s, ow * oh));
+    E y0 = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, h, i32(s, a->stride[0])), at_ir_v(s, kh)), i32(s, a->pad[0]));
+    E x0 = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, w, i32(s, a->stride[1])), at_ir_v(s, kw)), i32(s, a->pad[1]));
+    E inside = at_ir_bin(s, AT_IR_AND,
+                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, y0, zero), at_ir_bin(s, AT_IR_LT, y0, i32(s, ih))),
+                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, zero), at_ir_bin(s, AT_IR_LT, x0, i32(s, iw))));
+    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, nc, i32(s, ih)), y0), i32(s, iw)), x0);
+    const at_ir_stmt *upd = at_ir_if(
+        s, inside, at_ir_store(s, acc, zero, at_ir_max(s, at_ir_load(s, acc, zero, 1), at_ir_load(s, x, src, 1))), NULL);
+    const at_ir_stmt *items[3] = {
+        at_ir_store(s, acc, zero, at_ir_f32(s, -FLT_MAX)),
+        at_ir_for(s, kh, a->kernel[0], AT_IR_SERIAL, at_ir_for(s, kw, a->kernel[1], AT_IR_SERIAL, upd)),
+        at_ir_store(s, y, iv, at_ir_load(s, acc, zero, 1)),
+    };
+    at_ir_add_kernel(s, n->name, grid(s, i, total, at_ir_seq(s, items, 3)));
+    return finish(s, out);
+}
+
+at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in,
+                                      const at_ir_program **out)
+{
+    *out = NULL;
+    at_ir_sched *s = at_ir_sched_begin(arena, n->name);
+    if (!s) return AT_OOM();
+    int64_t hw = in->shape[2] * in->shape[3], total = at_net_node_numel(n);
+    const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(in), AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, 1, AT_IR_PRIVATE);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32), *k = at_ir_var_new(s, "k", AT_IR_I32);
+    E iv = at_ir_v(s, i), zero = i32(s, 0);
+    E src = at_ir_add(s, at_ir_mul(s, iv, i32(s, hw)), at_ir_v(s, k));
+    const at_ir_stmt *items[3] = {
+        at_ir_store(s, acc, zero, at_ir_f32(s, 0)),
+        at_ir_for(s, k, hw, AT_IR_SERIAL, at_ir_store(s, acc, zero, at_ir_add(s, at_ir_load(s, acc, zero, 1), at_ir_load(s, x, src, 1)))),
+        at_ir_store(s, y, iv, at_ir_div(s, at_ir_load(s, acc, zero, 1), at_ir_f32(s, (double)hw))),
+    };
+    at_ir_add_kernel(s, n->name, grid(s, i, total, at_ir_seq(s, items, 3)));
+    return finish(s, out);
+}
+
+at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out)
+{
+    *out = NULL;
+    at_ir_sched *s = at_ir_sched_begin(arena, n->name);
+    if (!s) return AT_OOM();
+    int64_t inner = n->ndim == 4 ? n->shape[2] * n->shape[3] : 1, c_out = n->shape[1], off = 0;
+    const at_ir_buffer *xs[AT_NET_MAX_INPUTS];
+    for (size_t k = 0; k < n->n_inputs; k++)
+        xs[k] = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(at_net_node_at(net, n->inputs[k])), AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, at_net_node_numel(n), AT_IR_OUTPUT);
+    /* one kernel per input: y[b][off + c][hw] = x_k[b][c][hw] */
+    for (size_t k = 0; k < n->n_inputs; k++) {
+        int64_t ck = at_net_node_at(net, n->inputs[k])->shape[1], total = n->shape[0] * ck * inner;
+        const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
+        E iv = at_ir_v(s, i);
+        E b = at_ir_div(s, iv, i32(s, ck * inner)), rest = at_ir_mod(s, iv, i32(s, ck * inner));
+        E dst = at_ir_add(s, at_ir_mul(s, b, i32(s, c_out * inner)), at_ir_add(s, i32(s, off * inner), rest));
+        char kname[160];
+        snprintf(kname, sizeof kname, "%s_%zu", n->name, k);
+        const char *kn = at_arena_strdup(at_ir_sched_arena(s), kname);
+        if (!kn) return AT_OOM();
+        at_ir_add_kernel(s, kn, grid(s, i, total, at_ir_store(s, y, dst, at_ir_load(s, xs[k], iv, 1))));
+        off += ck;
+    }
+    return finish(s, out);
+}
+
+at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir_program **out)
+{
+    *out = NULL;
+    at_ir_sched *s = at_ir_sched_begin(arena, n->name);
+    if (!s) return AT_OOM();
+    int64_t total = at_net_node_numel(n), cols = n->shape[n->ndim - 1], rows = total / cols;
+    const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, total, AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, 2, AT_IR_PRIVATE); /* max, sum */
+    const at_ir_var *r = at_ir_var_new(s, "r", AT_IR_I32), *c0 = at_ir_var_new(s, "c", AT_IR_I32),
+                    *c1 = at_ir_var_new(s, "c", AT_IR_I32), *c2 = at_ir_var_new(s, "c", AT_IR_I32);
+    E zero = i32(s, 0), one = i32(s, 1), base = at_ir_mul(s, at_ir_v(s, r), i32(s, cols));
+    E mx = at_ir_load(s, acc, zero, 1), sum = at_ir_load(s, acc, one, 1);
+    E x0 = at_ir_load(s, x, at_ir_add(s, base, at_ir_v(s, c0)), 1);
+    E arg1 = at_ir_sub(s, at_ir_load(s, x, at_ir_add(s, base, at_ir_v(s, c1)), 1), mx);
+    E arg2 = at_ir_sub(s, at_ir_load(s, x, at_ir_add(s, base, at_ir_v(s, c2)), 1), mx);
+    E e1 = at_ir_call(s, "exp", AT_IR_F32, &arg1, 1), e2 = at_ir_call(s, "exp", AT_IR_F32, &arg2, 1);
+    const at_ir_stmt *items[5] = {
+        at_ir_store(s, acc, zero, at_ir_f32(s, -FLT_MAX)),
+        at_ir_for(s, c0, cols, AT_IR_SERIAL, at_ir_store(s, acc, zero, at_ir_max(s, mx, x0))),
+        at_ir_store(s, acc, one, at_ir_f32(s, 0)),
+        at_ir_for(s, c1, cols, AT_IR_SERIAL, at_ir_store(s, acc, one, at_ir_add(s, sum, e1))),
+        at_ir_for(s, c2, cols, AT_IR_SERIAL, at_ir_store(s, y, at_ir_add(s, base, at_ir_v(s, c2)), at_ir_div(s, e2, sum))),
+    };
+    at_ir_add_kernel(s, n->name, grid(s, r, rows, at_ir_seq(s, items, 5)));
+    return finish(s, out);
+}

@@ -1,0 +1,190 @@
+/* Networks as graphs of layers, the way TVM's relay.testing builds them (spec/templates_vta.md
+ * §3): nodes in topological order (every input is an earlier node), each with its output shape,
+ * attributes and parameters (float32, deterministic pseudo-random values from a seed).
+ *
+ * Two forms of the same network:
+ * - as built: relay's operators one per node (conv2d without bias, batch_norm, bias_add, relu,
+ *   add, dropout, ...), exactly the layer structure of relay.testing;
+ * - fused (at_net_fuse): what TVM compiles at opt_level 3 (SimplifyInference, FoldScaleAxis,
+ *   FuseOps). Every conv2d / dense is an "anchor": the one op a tuned task computes, followed
+ *   by an epilogue descriptor for the element-wise ops TVM fuses after it, applied in this
+ *   order: + bias[c] (a bias_add, or a batch_norm folded into the weights), + residual (an add
+ *   whose other operand is node input 1), then relu. A batch_norm that cannot be folded into the
+ *   conv before it (pre-activation BN -> relu -> conv, or BN on the network input) becomes a
+ *   SCALE_SHIFT node (x * scale[c] + shift[c], relu fused when one follows); dropout (identity
+ *   at inference) disappears. Task extraction and the executors work on the fused form.
+ *
+ * Layout NCHW, kernels OIHW, dtype float32 throughout (relay.testing's defaults). */
+#ifndef AT_NETWORKS_NET_H
+#define AT_NETWORKS_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+
+typedef enum at_net_op {
+    AT_NET_INPUT = 0,         /* the network input "data", 4-D */
+    AT_NET_CONV2D,            /* nn.conv2d: groups 1, or depthwise (groups == in == out channels); anchor */
+    AT_NET_DENSE,             /* nn.dense on a 2-D input, weight [units, K]; anchor */
+    AT_NET_BATCH_NORM,        /* nn.batch_norm (inference, output 0) on axis 1 */
+    AT_NET_BIAS_ADD,          /* nn.bias_add on axis 1 */
+    AT_NET_RELU,              /* nn.relu */
+    AT_NET_ADD,               /* add of two tensors of one shape */
+    AT_NET_SCALE_SHIFT,       /* x * scale[c] + shift[c] on axis 1 (then relu if epi.relu): fused graphs only */
+    AT_NET_MAX_POOL2D,        /* nn.max_pool2d (padding never wins the max), floor mode */
+    AT_NET_GLOBAL_AVG_POOL2D, /* nn.global_avg_pool2d -> [N, C, 1, 1] */
+    AT_NET_BATCH_FLATTEN,     /* nn.batch_flatten -> [N, rest] */
+    AT_NET_DROPOUT,           /* nn.dropout: the identity at inference */
+    AT_NET_CONCAT,            /* concatenate along axis 1 */
+    AT_NET_SOFTMAX,           /* nn.softmax along the last axis */
+    AT_NET_OP_COUNT
+} at_net_op;
+
+/* Relay-style name of an op ("nn.conv2d", "add", "input"); AT_ASSERT a valid op. */
+const char *at_net_op_name(at_net_op op);
+
+/* True for the ops a tuned task computes (conv2d, dense). */
+bool at_net_op_is_anchor(at_net_op op);
+
+/* Attributes of a node; zero fields take the defaults noted (relay's). */
+typedef struct at_net_attrs {
+    int64_t channels;    /* conv2d output channels, dense units */
+    int64_t kernel[2];   /* conv2d kernel size, max_pool2d pool size */
+    int64_t stride[2];   /* 0 -> 1 */
+    int64_t pad[4];      /* top, left, bottom, right */
+    int64_t dilation[2]; /* 0 -> 1 */
+    int64_t groups;      /* 0 -> 1; conv2d: 1 or the input channels (depthwise) */
+    double  eps;         /* batch_norm epsilon; 0 -> 1e-5 */
+    bool    no_scale;    /* batch_norm scale=False: gamma is not applied */
+} at_net_attrs;
+
+/* Element-wise ops fused after an anchor (or a SCALE_SHIFT), applied in field order. */
+typedef struct at_net_epilogue {
+    bool bias;           /* + bias[c] (c = axis 1) */
+    bool residual;       /* + inputs[1], a tensor of the output's shape */
+    bool relu;           /* max(x, 0), last */
+    /* The residual operand came first in the add (add(x, conv(...))): TVM's fused function then
+     * takes it before the conv's data, which orders lowering (task extraction). */
+    bool residual_first;
+} at_net_epilogue;
+
+#define AT_NET_MAX_INPUTS 8
+
+typedef struct at_net_node {
+    at_net_op       op;
+    char           *name;   /* relay.testing's layer name ("stage1_unit1_conv1"); owned */
+    size_t          n_inputs;
+    size_t          inputs[AT_NET_MAX_INPUTS]; /* indices of earlier nodes */
+    size_t          ndim;   /* 2 or 4 */
+    int64_t         shape[4];
+    at_net_attrs    attrs;  /* defaults filled in */
+    at_net_epilogue epi;    /* fused graphs: conv2d, dense, scale_shift */
+    /* Parameters (NULL when the network was built without them), owned by the node:
+     * weight  conv2d [channels, C_in / groups, KH, KW], dense [units, K];
+     * bias    [channels] for bias_add, and for conv2d / dense when epi.bias;
+     * gamma, beta, mean, var  batch_norm [C] (gamma unused when attrs.no_scale);
+     * scale, shift            scale_shift [C]. */
+    float *weight, *bias, *gamma, *beta, *mean, *var, *scale, *shift;
+} at_net_node;
+
+typedef struct at_net at_net;
+
+/* ---- building -------------------------------------------------------------------------------- */
+
+/* A network holding only its input node 0 ("data", NCHW shape). With params, every node added
+ * gets its parameters at once: weights uniform in +-sqrt(6 / fan_in), biases and BN shifts and
+ * means uniform in +-0.1, BN gammas and variances uniform in [0.8, 1.2], each tensor from its own
+ * at_rng seeded by (seed, node name, parameter), so values do not depend on build order.
+ * *out owned by the caller (at_net_free). AT_EINVAL (an extent < 1), AT_ENOMEM. */
+at_status at_net_new(const char *name, const int64_t shape[4], bool params, uint64_t seed, at_net **out);
+
+void at_net_free(at_net *net);
+
+/* Appends a node of op with inputs[0..n_inputs) (earlier nodes) and attrs (NULL: all defaults),
+ * computes its shape and, when the network has parameters, creates them. *out (may be NULL) =
+ * its index. AT_EINVAL (wrong input count or rank, shapes that do not fit, an output extent < 1,
+ * a group count other than 1 or the channels, AT_NET_INPUT / AT_NET_SCALE_SHIFT, which only
+ * at_net_new / at_net_fuse create), AT_ENOMEM. The network is unchanged on failure. */
+at_status at_net_append(at_net *net, at_net_op op, const char *name, const size_t *inputs, size_t n_inputs,
+                        const at_net_attrs *attrs, size_t *out);
+
+/* The parameters of a node, for at_net_set_param. */
+typedef enum at_net_param {
+    AT_NET_WEIGHT = 0, AT_NET_BIAS, AT_NET_GAMMA, AT_NET_BETA, AT_NET_MEAN, AT_NET_VAR, AT_NET_SCALE, AT_NET_SHIFT,
+    AT_NET_PARAM_COUNT
+} at_net_param;
+
+/* Number of elements of parameter p of node i (0 when the node has no such parameter). */
+int64_t at_net_param_numel(const at_net *net, size_t i, at_net_param p);
+
+/* Overwrites parameter p of node i with values[0 .. at_net_param_numel) (real weights, or known
+ * values in tests). AT_EINVAL (the network has no parameters, the node has no such parameter),
+ * AT_ASSERT i < count. */
+at_status at_net_set_param(at_net *net, size_t i, at_net_param p, const float *values);
+
+/* ---- the relay.testing networks (networks/zoo.c) -------------------------------------------- */
+
+/* Options of at_net_build; zero means the default. */
+typedef struct at_net_opts {
+    int64_t  batch;          /* 0 -> 1 */
+    int64_t  image_shape[3]; /* C, H, W; zeros -> 3, 224, 224 */
+    int64_t  num_classes;    /* 0 -> 1000 */
+    bool     params;         /* create parameters (the executors need them; extraction does not) */
+    uint64_t seed;           /* parameter values */
+} at_net_opts;
+
+/* Builds network `name` as relay.testing's get_workload does (unfused form): "resnet-N" (N = 18,
+ * 34, 50, 101, 152, 200, 269; inputs of height <= 28 give the 3-stage CIFAR variant, N = 20, 32,
+ * 44, 56, 110 ...), "mobilenet", "vgg-N" (11, 13, 16, 19), "squeezenet_v1.0", "squeezenet_v1.1".
+ * *out owned by the caller. AT_ENOTFOUND (unknown name: the detail lists the names), AT_EINVAL
+ * (options the network cannot take: a depth with no unit table, an input too small for its
+ * pooling), AT_ENOMEM. */
+at_status at_net_build(const char *name, const at_net_opts *opts, at_net **out);
+
+/* at_net_build then at_net_fuse: the form extraction and the executors take. Statuses as both. */
+at_status at_net_load(const char *name, const at_net_opts *opts, at_net **out);
+
+/* The names at_net_build knows, one per family member, for --help (static). */
+size_t      at_net_zoo_count(void);
+const char *at_net_zoo_name(size_t i);
+
+/* ---- fusion (networks/fuse.c) -------------------------------------------------------------- */
+
+/* The fused form of net (a new network; net is unchanged). Groups form in node order; an op
+ * joins the group of its producer only when the producer's value has no other consumer:
+ * - batch_norm after an anchor whose epilogue has no residual or relu yet is folded into it
+ *   (weight *= s per output channel with s = gamma / sqrt(var + eps); bias = bias * s + beta -
+ *   mean * s); after a scale_shift without relu it composes with it; any other batch_norm
+ *   becomes a scale_shift (x * s + beta - mean * s);
+ * - bias_add joins an anchor with an empty epilogue, or is added into a scale_shift's shift;
+ * - add joins the first of its operands that is an anchor without residual or relu yet (TVM's
+ *   FuseOps takes the earlier one), the other operand becoming the residual input;
+ * - relu joins an anchor or scale_shift without relu; dropout is removed;
+ * - anything else is copied (a relu, add or bias_add that cannot join stays a node of its own).
+ * Groups are then emitted in the order TVM lowers its fused functions (post-order from the
+ * output, a group's inputs in its fused function's parameter order), which makes the fused
+ * node order the task extraction order; nodes the output does not depend on are dropped.
+ * Parameters are carried (folded) when net has them; a fused node keeps its first op's name.
+ * *out owned by the caller. AT_EINVAL (net is already fused), AT_ENOMEM. */
+at_status at_net_fuse(const at_net *net, at_net **out);
+
+/* ---- queries ---------------------------------------------------------------------------------- */
+
+const char        *at_net_name(const at_net *net);
+size_t             at_net_n_nodes(const at_net *net);
+/* Node i (AT_ASSERT i < count), borrowed until at_net_free; its fields must not be changed. */
+const at_net_node *at_net_node_at(const at_net *net, size_t i);
+/* The output node: the last one. */
+size_t             at_net_output(const at_net *net);
+bool               at_net_has_params(const at_net *net);
+bool               at_net_is_fused(const at_net *net);
+/* Elements of a node's output. */
+int64_t            at_net_node_numel(const at_net_node *n);
+/* Index of the node named name, or SIZE_MAX. */
+size_t             at_net_find(const at_net *net, const char *name);
+/* Number of nodes that take node i as an input (its consumers, each counted once per use). */
+size_t             at_net_n_uses(const at_net *net, size_t i);
+
+#endif

@@ -1,0 +1,215 @@
+/* The tuned network executor on a real OpenCL device (PoCL counts as one): an OpenCL backend
+ * for at_net_backend_i over backends/opencl (codegen + runtime), then small networks with every
+ * node kind and mobilenet / resnet-18 at reduced input sizes, fallback configs and winograd
+ * picks, each node checked against the reference executor.
+ *
+ * The backend lives here because networks/ (L4) sits beside tune/ but may not include
+ * backends/: tune/ is where the evaluate command will take it from. */
+#include "tests/support/test_support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/opencl/opencl.h"
+#include "backends/opencl/runtime.h"
+#include "core/alloc.h"
+#include "core/rng.h"
+#include "networks/exec.h"
+#include "networks/extract.h"
+#include "networks/net.h"
+
+/* ---- the OpenCL backend ------------------------------------------------------------------------ */
+
+static at_status ocl_buf_new(void *ctx, size_t bytes, void **out)
+{
+    at_ocl_buf *b;
+    AT_TRY(at_ocl_buf_new(ctx, bytes, &b));
+    *out = b;
+    return AT_OK;
+}
+
+static void ocl_buf_free(void *ctx, void *buf)
+{
+    (void)ctx;
+    at_ocl_buf_free(buf);
+}
+
+static at_status ocl_buf_write(void *ctx, void *buf, const void *src)
+{
+    return at_ocl_buf_write(ctx, buf, src);
+}
+
+static at_status ocl_buf_read(void *ctx, void *buf, void *dst)
+{
+    return at_ocl_buf_read(ctx, buf, dst);
+}
+
+static at_status ocl_prog_new(void *ctx, const at_ir_program *p, void **out)
+{
+    at_ocl_code code;
+    AT_TRY(at_ocl_emit(p, &code));
+    at_ocl_prog *prog;
+    char *log = NULL;
+    at_status st = at_ocl_prog_build(ctx, &code, NULL, &prog, &log);
+    if (st != AT_OK && log) print_error("%s\n", log);
+    at_free(log);
+    at_ocl_code_fini(&code);
+    if (st == AT_OK) *out = prog;
+    return st;
+}
+
+static void ocl_prog_free(void *ctx, void *prog)
+{
+    (void)ctx;
+    at_ocl_prog_free(prog);
+}
+
+/* A timed run (device_ms) leaves the preparation kernels out (backends/opencl/runtime.h); an
+ * untimed one runs every kernel. */
+static at_status ocl_prog_run(void *ctx, void *prog, void *const *bufs, size_t n, bool skip_prepare, double *device_ms)
+{
+    (void)ctx;
+    double ms = 0;
+    AT_TRY(at_ocl_prog_bind(prog, (at_ocl_buf *const *)bufs, n));
+    AT_TRY(at_ocl_prog_run(prog, 1, skip_prepare ? &ms : NULL));
+    if (device_ms) *device_ms = ms;
+    return AT_OK;
+}
+
+static const at_net_backend_i ocl_backend = {
+    .name = "opencl",
+    .buf_new = ocl_buf_new,
+    .buf_free = ocl_buf_free,
+    .buf_write = ocl_buf_write,
+    .buf_read = ocl_buf_read,
+    .prog_new = ocl_prog_new,
+    .prog_free = ocl_prog_free,
+    .prog_run = ocl_prog_run,
+};
+
+static at_ocl_ctx *ctx;
+
+static int group_setup(void **state)
+{
+    (void)state;
+    char dir[4096];
+    const char *bin = getenv("AT_BINARY_DIR");
+    snprintf(dir, sizeof dir, "%s/pocl-cache", bin && *bin ? bin : ".");
+    assert_ok(at_ocl_runtime_init(dir));
+    at_ocl_device_info *devs;
+    size_t n, index;
+    assert_ok(at_ocl_devices(&devs, &n));
+    assert_true(n >= 1);
+    assert_ok(at_ocl_device_select(devs, n, getenv("AT_TEST_DEVICE"), &index));
+    at_free(devs);
+    assert_ok(at_ocl_ctx_new(index, &ctx));
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    at_ocl_ctx_free(ctx);
+    return 0;
+}
+
+/* ---- networks --------------------------------------------------------------------------------- */
+
+/* Dispatch that marks every winograd task tuned (so it wins) and leaves the rest to fallback. */
+static at_status prefer_winograd(void *c, const at_task *task, const char *args_json, at_net_choice *out)
+{
+    (void)c;
+    AT_TRY(at_net_dispatch_fallback(NULL, task, args_json, out));
+    if (!strcmp(at_task_template(task)->name, "conv2d_nchw_winograd.mali")) {
+        out->tuned = true;
+        out->cost_s = 1e-3;
+    }
+    return AT_OK;
+}
+
+/* Runs net on the device and compares every node with the reference; returns the plan's
+ * winograd picks. */
+static size_t run_on_device(const at_net *net, at_net_dispatch_fn fn)
+{
+    at_net_tasks *ts;
+    at_net_plan *plan;
+    at_net_exec *e;
+    assert_ok(at_net_extract(net, AT_NET_TARGET_MALI, AT_NET_OPS_ALL, &ts));
+    assert_ok(at_net_plan_new(net, ts, fn, NULL, &plan));
+    size_t winograd = 0;
+    for (size_t i = 0; i < at_net_n_nodes(net); i++) {
+        at_net_pick p;
+        if (at_net_plan_pick(plan, i, &p))
+            winograd += !strcmp(at_task_template(at_net_tasks_at(ts, p.task))->name, "conv2d_nchw_winograd.mali");
+    }
+    assert_ok(at_net_exec_new(net, plan, &ocl_backend, ctx, &e));
+    int64_t n_in = at_net_node_numel(at_net_node_at(net, 0));
+    float *x = at_malloc((size_t)n_in * sizeof *x);
+    at_rng r;
+    at_rng_seed(&r, 5);
+    for (int64_t i = 0; i < n_in; i++) x[i] = (float)(2 * at_rng_uniform(&r) - 1);
+    /* the first run packs the weights (on another input); the second, timed, leaves the packing
+     * kernels out and must still compute everything from the new input */
+    float *x0 = at_calloc((size_t)n_in, sizeof *x0);
+    assert_ok(at_net_exec_set_input(e, x0));
+    assert_ok(at_net_exec_run(e, NULL));
+    at_free(x0);
+    assert_ok(at_net_exec_set_input(e, x));
+    double ms = -1;
+    assert_ok(at_net_exec_run(e, &ms));
+    assert_true(ms > 0);
+    at_net_check c;
+    assert_ok(at_net_exec_check(e, x, 1e-5, 1e-4, true, &c));
+    if (c.n_bad) {
+        print_error("%zu elements differ; worst %s[%lld]: %.9g vs %.9g\n", c.n_bad, at_net_node_at(net, c.node)->name,
+                    (long long)c.index, c.got, c.want);
+        fail();
+    }
+    at_free(x);
+    at_net_exec_free(e);
+    at_net_plan_free(plan);
+    at_net_tasks_free(ts);
+    return winograd;
+}
+
+static void mobilenet_should_run_on_the_device_as_the_reference(void **state)
+{
+    (void)state;
+    at_net_opts o = {.image_shape = {3, 32, 32}, .num_classes = 10, .params = true, .seed = 1};
+    at_net *net;
+    assert_ok(at_net_load("mobilenet", &o, &net));
+    assert_int_equal(run_on_device(net, at_net_dispatch_fallback), 0);
+    at_net_free(net);
+}
+
+static void resnet18_should_run_on_the_device_with_winograd_picks(void **state)
+{
+    (void)state;
+    at_net_opts o = {.image_shape = {3, 64, 64}, .num_classes = 10, .params = true, .seed = 2};
+    at_net *net;
+    assert_ok(at_net_load("resnet-18", &o, &net));
+    assert_int_equal(run_on_device(net, prefer_winograd), 13);
+    at_net_free(net);
+}
+
+static void squeezenet_should_run_on_the_device_as_the_reference(void **state)
+{
+    (void)state;
+    at_net_opts o = {.image_shape = {3, 48, 48}, .num_classes = 10, .params = true, .seed = 3};
+    at_net *net;
+    assert_ok(at_net_load("squeezenet_v1.1", &o, &net));
+    assert_int_equal(run_on_device(net, at_net_dispatch_fallback), 0);
+    at_net_free(net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(mobilenet_should_run_on_the_device_as_the_reference),
+        cmocka_unit_test(resnet18_should_run_on_the_device_with_winograd_picks),
+        cmocka_unit_test(squeezenet_should_run_on_the_device_as_the_reference),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
