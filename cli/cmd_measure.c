@@ -1,6 +1,7 @@
 /* autotvm measure: builds and runs chosen configs of one task on an OpenCL device through the
- * worker pool, printing each result as the v0.2 log line TVM would append (stdout) and a
- * readable summary (stderr). A failed config is a result, not a command failure. */
+ * worker pool, or with --rpc-key on the devices registered with a tracker (measure/rpc_runner.h),
+ * printing each result as the v0.2 log line TVM would append (stdout) and a readable summary
+ * (stderr). A failed config is a result, not a command failure. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "core/alloc.h"
 #include "measure/ocl.h"
+#include "measure/rpc_runner.h"
 #include "records/record.h"
 #include "templates/template.h"
 
@@ -20,6 +22,10 @@ static const char usage[] =
     "Measures configs of a task on an OpenCL device (PoCL by default) the way a tuner does:\n"
     "build in worker processes, run with TVM's time evaluator, and print each result as one\n"
     "AutoTVM v0.2 log line on stdout (append it to a log) plus a summary on stderr.\n"
+    "With --rpc-key and --tracker the configs are measured instead on the rpc-servers registered\n"
+    "under KEY (autotvm rpc-server), one session per config, as many at once as servers are\n"
+    "registered; a config whose session fails (server gone, session killed) is measured again\n"
+    "once on the next free server.\n"
     "\n"
     "  TEMPLATE            a registered OpenCL template, e.g. testing/matmul\n"
     "  --args ARGS         the task's arguments: 512,512,512 or a JSON list [512, 512, 512, \"float32\"]\n"
@@ -33,10 +39,15 @@ static const char usage[] =
     "  --timeout S           run timeout in seconds (default 10)\n"
     "  --build-timeout S     build timeout in seconds (default 10)\n"
     "  --cooldown-ms N       pause after each run (default 100)\n"
-    "  --n-parallel N        worker processes (default: cores, at most one per config)\n"
+    "  --n-parallel N        worker processes (default: cores, at most one per config); with\n"
+    "                        --rpc-key: measurements in flight (default: servers registered)\n"
     "  --check-correctness   compare outputs with the reference (WRONG_ANSWER otherwise)\n"
     "  --target-string T     target written into the log line (default \"opencl\")\n"
     "  --cache-dir DIR       PoCL's kernel cache (POCL_CACHE_DIR)\n"
+    "  --rpc-key KEY         measure on the rpc-servers registered under KEY (needs --tracker)\n"
+    "  --tracker HOST:PORT   the tracker those servers registered with\n"
+    "  --priority N          priority of the requests for a device (default 1, TVM's RPCRunner)\n"
+    "  --auth-key KEY        the servers' shared key (rpc-server --auth-key)\n"
     "  -h, --help            show this help\n";
 
 static int parse_seconds(const char *opt, const char *text, int *ms)
@@ -91,7 +102,7 @@ int at_cmd_measure(int argc, char **argv)
 {
     const char *args = NULL, *config = NULL, *device = NULL, *number = NULL, *repeat = NULL, *min_repeat = NULL,
                *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL, *target_string = "opencl",
-               *cache_dir = NULL;
+               *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL, *priority = NULL, *auth_key = NULL;
     int check = 0;
     const at_cli_opt opts[] = {
         {"args", &args, NULL},           {"config", &config, NULL},         {"device", &device, NULL},
@@ -99,6 +110,8 @@ int at_cmd_measure(int argc, char **argv)
         {"timeout", &timeout, NULL},     {"build-timeout", &build_timeout, NULL},
         {"cooldown-ms", &cooldown, NULL}, {"n-parallel", &n_parallel, NULL}, {"check-correctness", NULL, &check},
         {"target-string", &target_string, NULL}, {"cache-dir", &cache_dir, NULL},
+        {"rpc-key", &rpc_key, NULL},     {"tracker", &tracker, NULL},       {"priority", &priority, NULL},
+        {"auth-key", &auth_key, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -125,10 +138,28 @@ int at_cmd_measure(int argc, char **argv)
     }
     if (number && mo.number == 0) return at_cli_usage_error("measure", "--number must be >= 1");
     if (repeat && (mo.repeat == 0 || mo.repeat > 64)) return at_cli_usage_error("measure", "--repeat must be 1..64");
+    if ((rpc_key != NULL) != (tracker != NULL)) return at_cli_usage_error("measure", "--rpc-key and --tracker go together");
+    if (!rpc_key && (priority || auth_key))
+        return at_cli_usage_error("measure", "--priority and --auth-key need --rpc-key and --tracker");
+    if (rpc_key && (device || cache_dir))
+        return at_cli_usage_error("measure", "--device and --cache-dir choose a local device; with --rpc-key the servers' devices measure");
+    at_meas_rpc_opts ro = {.key = rpc_key, .priority = 1, .auth_key = auth_key};
+    char *thost = NULL;
+    if (rpc_key) {
+        long prio = 1;
+        if (priority && (rc = at_cli_parse_long("measure", "priority", priority, &prio))) return rc;
+        ro.priority = prio;
+        if (at_meas_rpc_parse_addr(tracker, &thost, &ro.tracker_port) != AT_OK)
+            return at_cli_usage_error("measure", "%s", at_last_error());
+        ro.tracker_host = thost;
+    }
 
     int64_t *indices = NULL;
     size_t n = 0;
-    if ((rc = parse_indices(config, &indices, &n))) return rc;
+    if ((rc = parse_indices(config, &indices, &n))) {
+        at_free(thost);
+        return rc;
+    }
 
     at_task *task = NULL;
     at_config **configs = at_calloc(n, sizeof *configs);
@@ -147,11 +178,12 @@ int at_cmd_measure(int argc, char **argv)
         inputs[i] = (at_meas_input){task, configs[i]};
         at_result_init(&results[i]);
     }
-    if (st == AT_OK && !n_parallel) {
+    if (st == AT_OK && !n_parallel && !rpc_key) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         mo.n_parallel = (int)((size_t)(cores > 0 ? cores : 1) < n ? (size_t)(cores > 0 ? cores : 1) : n);
     }
-    if (st == AT_OK) st = at_meas_ocl_runner_new(&mo, &runner);
+    ro.measure = mo;
+    if (st == AT_OK) st = rpc_key ? at_meas_rpc_runner_new(&ro, &runner) : at_meas_ocl_runner_new(&mo, &runner);
     if (st == AT_OK) st = at_meas_runner_measure(runner, inputs, n, results);
     if (st == AT_OK) {
         at_strbuf_putc(&args_json, '[');
@@ -159,7 +191,9 @@ int at_cmd_measure(int argc, char **argv)
         at_strbuf_putc(&args_json, ']');
         st = at_strbuf_status(&args_json);
     }
-    const at_ocl_device_info *dev = st == AT_OK ? at_meas_ocl_device(at_meas_ocl_of(runner)) : NULL;
+    const at_ocl_device_info *dev = st == AT_OK && !rpc_key ? at_meas_ocl_device(at_meas_ocl_of(runner)) : NULL;
+    size_t n_traces = 0;
+    const at_meas_rpc_trace *traces = st == AT_OK && rpc_key ? at_meas_rpc_last_traces(runner, &n_traces) : NULL;
     for (size_t i = 0; i < n && st == AT_OK; i++) {
         at_rec rec;
         st = at_rec_make(target_string, pos[0], at_strbuf_cstr(&args_json), configs[i], &results[i], &rec);
@@ -174,12 +208,19 @@ int at_cmd_measure(int argc, char **argv)
         fflush(stdout);
         at_free(line);
         const at_result *r = &results[i];
+        char where[256];
+        if (dev)
+            snprintf(where, sizeof where, "%s", dev->name);
+        else if (i < n_traces && traces[i].device[0])
+            snprintf(where, sizeof where, "%s at %s", traces[i].device, traces[i].server);
+        else
+            snprintf(where, sizeof where, "key %s", rpc_key);
         if (r->err == AT_MEAS_OK) {
             double mean = at_result_mean_cost(r);
-            fprintf(stderr, "config %lld on %s: %.6g ms, %.4g GFLOPS\n", (long long)indices[i], dev->name, mean * 1e3,
+            fprintf(stderr, "config %lld on %s: %.6g ms, %.4g GFLOPS\n", (long long)indices[i], where, mean * 1e3,
                     at_task_flop(task) / mean / 1e9);
         } else {
-            fprintf(stderr, "config %lld on %s: %s: %s\n", (long long)indices[i], dev->name, at_meas_err_name(r->err),
+            fprintf(stderr, "config %lld on %s: %s: %s\n", (long long)indices[i], where, at_meas_err_name(r->err),
                     r->msg ? r->msg : "");
         }
     }
@@ -191,6 +232,7 @@ int at_cmd_measure(int argc, char **argv)
     at_free(inputs);
     at_free(results);
     at_free(indices);
+    at_free(thost);
     at_task_free(task);
     return st == AT_OK ? 0 : at_cli_fail(st);
 }

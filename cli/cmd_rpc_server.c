@@ -1,5 +1,6 @@
 /* autotvm rpc-server: TVM's `python -m tvm.exec.rpc_server` for our session protocol; the work
- * is rpc/server.c, this file parses argv and turns SIGINT/SIGTERM into a clean stop. */
+ * is rpc/server.c (sessions) and measure/rpc_handler.c (measuring on the local device); this file
+ * parses argv, checks the device once and turns SIGINT/SIGTERM into a clean stop. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,19 +11,23 @@
 #include "core/alloc.h"
 #include "core/log.h"
 #include "core/numfmt.h"
+#include "measure/rpc_handler.h"
 #include "rpc/server.h"
 #include "rpc/tracker.h"
 
 static const char usage[] =
     "usage: autotvm rpc-server --key KEY [--tracker HOST:PORT] [--host HOST] [--port PORT]\n"
     "                          [--port-end END] [--custom-addr ADDR] [--auth-key KEY]\n"
-    "                          [--session-timeout S] [--seed N] [--silent]\n"
+    "                          [--session-timeout S] [--seed N] [--device SPEC] [--cache-dir DIR]\n"
+    "                          [--silent]\n"
     "\n"
     "Serves measurement sessions for a device. With --tracker it registers there under KEY as\n"
-    "TVM's rpc_server does (and renews its match key while idle), so runners find it by KEY.\n"
-    "Each session runs in its own process, killed at the session's timeout; the server then\n"
-    "registers again. Prints 'bind to HOST:PORT' once listening; runs until SIGINT/SIGTERM.\n"
-    "The session protocol is described in rpc/PROTOCOL.md.\n"
+    "TVM's rpc_server does (and renews its match key while idle), so runners find it by KEY\n"
+    "(autotvm measure --rpc-key KEY --tracker HOST:PORT). Each session runs in its own process,\n"
+    "killed at the session's timeout; it rebuilds the configs a runner sends and measures them on\n"
+    "the local OpenCL device, each build and run in a worker process of its own, so a crashing\n"
+    "kernel costs one result. The server then registers again. Prints 'bind to HOST:PORT' once\n"
+    "listening; runs until SIGINT/SIGTERM. The protocols are described in rpc/PROTOCOL.md.\n"
     "\n"
     "options:\n"
     "  --key KEY            device key, e.g. rk3399 (required)\n"
@@ -34,6 +39,9 @@ static const char usage[] =
     "  --auth-key KEY       shared key every client must prove (default: none)\n"
     "  --session-timeout S  longest session, in seconds, whatever the client asks (default: none)\n"
     "  --seed N             seed of the match keys (default: from /dev/urandom)\n"
+    "  --device SPEC        OpenCL device to measure on: index or substring of \"platform / device\"\n"
+    "                       (autotvm devices; default: PoCL). Checked at start: no match is an error\n"
+    "  --cache-dir DIR      PoCL's kernel cache (POCL_CACHE_DIR)\n"
     "  --silent             print warnings and errors only\n"
     "  -h, --help           show this help\n";
 
@@ -61,13 +69,14 @@ static void install_signals(void)
 int at_cmd_rpc_server(int argc, char **argv)
 {
     const char *key = NULL, *tracker = NULL, *host = "127.0.0.1", *port_s = NULL, *port_end_s = NULL;
-    const char *custom_addr = NULL, *auth_key = NULL, *timeout_s = NULL, *seed_s = NULL;
+    const char *custom_addr = NULL, *auth_key = NULL, *timeout_s = NULL, *seed_s = NULL, *device = NULL,
+               *cache_dir = NULL;
     int silent = 0;
     const at_cli_opt opts[] = {
         {"key", &key, NULL},           {"tracker", &tracker, NULL},         {"host", &host, NULL},
         {"port", &port_s, NULL},       {"port-end", &port_end_s, NULL},     {"custom-addr", &custom_addr, NULL},
         {"auth-key", &auth_key, NULL}, {"session-timeout", &timeout_s, NULL}, {"seed", &seed_s, NULL},
-        {"silent", NULL, &silent},
+        {"device", &device, NULL},     {"cache-dir", &cache_dir, NULL},     {"silent", NULL, &silent},
     };
     const char *cmd = "rpc-server";
     size_t n_pos;
@@ -103,6 +112,29 @@ int at_cmd_rpc_server(int argc, char **argv)
     }
     if (silent) at_log_set_level(AT_LOG_WARN);
 
+    /* the device is opened once here, in a worker process (this one never touches OpenCL: each
+     * session forks its own workers). A device asked for by name must exist; without --device a
+     * missing default device leaves a server that answers every MEASURE with the reason. */
+    at_meas_rpc_handler_opts ho = {.device = device, .cache_dir = cache_dir};
+    at_meas_rpc_handler *handler = NULL;
+    at_status st = at_meas_rpc_handler_new(&ho, &handler);
+    if (st != AT_OK && (device || st == AT_ENOMEM)) {
+        at_free(thost);
+        return at_cli_fail(st);
+    }
+    if (st != AT_OK) {
+        fprintf(stderr, "autotvm rpc-server: warning: no measurement device (%s); MEASURE requests will fail\n",
+                at_last_error());
+        ho.no_probe = true;
+        if ((st = at_meas_rpc_handler_new(&ho, &handler)) != AT_OK) {
+            at_free(thost);
+            return at_cli_fail(st);
+        }
+    } else if (!silent) {
+        const at_ocl_device_info *dev = at_meas_rpc_handler_device(handler);
+        fprintf(stderr, "autotvm rpc-server: measuring on %s / %s\n", dev->platform, dev->name);
+    }
+
     at_rpc_server_opts o = {
         .host = host,
         .port = port == 0 ? AT_RPC_PORT_ANY : (int)port,
@@ -115,15 +147,20 @@ int at_cmd_rpc_server(int argc, char **argv)
         .seed = (uint64_t)seed,
         .session_timeout_s = session_timeout,
         .stop_flag = &stop_flag,
+        .handler = at_meas_rpc_handler_hooks(handler),
     };
     install_signals();
     at_rpc_server *s;
-    at_status st = at_rpc_server_new(&o, &s);
+    st = at_rpc_server_new(&o, &s);
     at_free(thost);
-    if (st != AT_OK) return at_cli_fail(st);
+    if (st != AT_OK) {
+        at_meas_rpc_handler_free(handler);
+        return at_cli_fail(st);
+    }
     printf("bind to %s:%d\n", host, at_rpc_server_port(s));
     fflush(stdout);
     st = at_rpc_server_run(s);
     at_rpc_server_free(s);
+    at_meas_rpc_handler_free(handler);
     return st == AT_OK ? 0 : at_cli_fail(st);
 }

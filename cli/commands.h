@@ -3,6 +3,8 @@
 #ifndef AT_CLI_COMMANDS_H
 #define AT_CLI_COMMANDS_H
 
+#include <stdint.h>
+
 int at_cmd_pick_best(int argc, char **argv);
 int at_cmd_records(int argc, char **argv);
 /* `records check LOG`: every known template's record mapped back onto its space (cmd_records_check.c). */
@@ -17,5 +19,13 @@ int at_cmd_measure(int argc, char **argv);
 int at_cmd_tasks(int argc, char **argv);
 int at_cmd_tune_task(int argc, char **argv);
 int at_cmd_vta(int argc, char **argv);
+/* `tune NETWORK` (cmd_tune.c) and `evaluate NETWORK` (cmd_evaluate.c); tune ends with the
+ * evaluation at_cli_evaluate prints (cmd_evaluate.c), and both read --image-shape C,H,W with
+ * at_cli_parse_image_shape. */
+int at_cmd_tune(int argc, char **argv);
+int at_cmd_evaluate(int argc, char **argv);
+struct at_tune_eval_opts;
+int at_cli_evaluate(struct at_tune_eval_opts *o);
+int at_cli_parse_image_shape(const char *cmd, const char *text, int64_t out[3]);
 
 #endif

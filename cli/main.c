@@ -23,6 +23,8 @@ static const command commands[] = {
     {"measure", at_cmd_measure, "build and run configs of a task on an OpenCL device"},
     {"tasks", at_cmd_tasks, "list the tuning tasks of a network (TVM's extract_from_program)"},
     {"tune-task", at_cmd_tune_task, "tune one task with a tuner, logging every result"},
+    {"tune", at_cmd_tune, "tune every task of a network, then evaluate it (TVM's tune_tasks)"},
+    {"evaluate", at_cmd_evaluate, "run a network with tuned/TopHub/fallback configs and time it"},
     {"vta", at_cmd_vta, "show a VTA hardware config: derived constants, ISA layout, cycle model"},
 };
 

@@ -10,10 +10,11 @@
 #include "knobs/internal.h"
 #include "knobs/space.h"
 
-static bool split_matches(const at_knob *k, const int64_t *e, const int64_t *v, size_t n)
+static bool split_matches(const at_knob *k, const int64_t *e, const int64_t *v, size_t n, bool as_given)
 {
     if (memcmp(e, v, n * sizeof *e) == 0) return true;
     if (n == 0 || e[0] != -1) return false;
+    if (as_given) return memcmp(e + 1, v + 1, (n - 1) * sizeof *e) == 0;
     int64_t rest = 1;
     for (size_t i = 1; i < n; i++) {
         if (e[i] != v[i]) return false;
@@ -26,10 +27,10 @@ static bool split_matches(const at_knob *k, const int64_t *e, const int64_t *v, 
     return v[0] == (k->product + rest - 1) / rest; /* ceil(product / prod(rest)) */
 }
 
-static bool entity_matches(const at_knob *k, const at_entity *ke, const at_entity *ce)
+static bool entity_matches(const at_knob *k, const at_entity *ke, const at_entity *ce, bool as_given)
 {
     switch (k->kind) {
-    case AT_KNOB_SPLIT: return ce->n == ke->n && ce->ints && split_matches(k, ke->ints, ce->ints, ce->n);
+    case AT_KNOB_SPLIT: return ce->n == ke->n && ce->ints && split_matches(k, ke->ints, ce->ints, ce->n, as_given);
     case AT_KNOB_REORDER:
         return ce->n == ke->n && (ce->n == 0 || (ce->ints && memcmp(ce->ints, ke->ints, ce->n * sizeof *ce->ints) == 0));
     case AT_KNOB_ANNOTATE:
@@ -83,7 +84,7 @@ static void fmt_value(char *buf, size_t cap, const at_entity *e)
     at_knobs_fmt_ints(buf, cap, e->ints, e->ints ? e->n : 0);
 }
 
-at_status at_space_index_of(const at_space *s, const at_config *c, int64_t *index)
+static at_status index_of(const at_space *s, const at_config *c, bool as_given, int64_t *index)
 {
     AT_ASSERT(s && c && index);
     int64_t point = 0;
@@ -97,7 +98,7 @@ at_status at_space_index_of(const at_space *s, const at_config *c, int64_t *inde
                            at_knob_tag(ce->kind));
         int64_t found = -1;
         for (int64_t i = 0; i < kb->len && found < 0; i++)
-            if (entity_matches(kb, at_knobs_entity(kb, i), ce)) found = i;
+            if (entity_matches(kb, at_knobs_entity(kb, i), ce, as_given)) found = i;
         if (found < 0) {
             fmt_value(val, sizeof val, ce);
             if (kb->kind == AT_KNOB_SPLIT)
@@ -118,4 +119,14 @@ at_status at_space_index_of(const at_space *s, const at_config *c, int64_t *inde
                        (long long)point);
     *index = point;
     return AT_OK;
+}
+
+at_status at_space_index_of(const at_space *s, const at_config *c, int64_t *index)
+{
+    return index_of(s, c, false, index);
+}
+
+at_status at_space_index_of_as_given(const at_space *s, const at_config *c, int64_t *index)
+{
+    return index_of(s, c, true, index);
 }

@@ -218,6 +218,12 @@ at_status at_space_get(const at_space *s, int64_t index, at_config **out);
  * bad value, or the index the multi_filter rejects. */
 at_status at_space_index_of(const at_space *s, const at_config *c, int64_t *index);
 
+/* at_space_index_of for records whose split entities are applied as given (TVM's SplitEntity.apply
+ * splits by the sizes after the first; TopHub's VTA pack has [1, 16] for an extent of 208): a split
+ * value also matches an entity e with e[0] == -1 when v[1:] == e[1:], whatever v[0] is. Same
+ * statuses. */
+at_status at_space_index_of_as_given(const at_space *s, const at_config *c, int64_t *index);
+
 /* ---- randomness (explicit rng, no global state) --------------------------------------------- */
 
 /* Says whether an index is excluded (e.g. already visited by a tuner). */

@@ -20,6 +20,7 @@ typedef enum at_op_kind {
     AT_OP_CONV2D_NCHW_WINOGRAD, /* the same convolution through Winograd (add_flop count: no pad term) */
     AT_OP_DEPTHWISE_CONV2D_NCHW,
     AT_OP_DENSE,
+    AT_OP_CONV2D_PACKED,        /* VTA conv2d_packed (NCHWnc int8) + the tuning template's >>8, clip, cast */
     AT_OP_COUNT
 } at_op_kind;
 
@@ -66,6 +67,27 @@ typedef struct at_dense_args {
     at_ir_type dtype, weight_dtype, bias_dtype, out_dtype;
 } at_dense_args;
 
+/* conv2d_packed (VTA): TVM's workload (data, kernel, strides, padding, dilation, layout[, kernel
+ * layout], out_dtype). data (N/B, CI/BI, H, W, B, BI), kernel (CO/BO, CI/BI, KH, KW, BO, BI), both
+ * int8; B = data[4] (BATCH), BI = data[5] = kernel[5] (BLOCK_IN), BO = kernel[4] (BLOCK_OUT). The
+ * computed output is what the seeds' tuning template returns: (conv >> 8) clipped to [0, 127] and
+ * cast to int8, shape (N/B, CO/BO, OH, OW, B, BO); padding uses pad[0] (rows) and pad[1] (columns)
+ * on both sides, as vta_conv2d.py does. */
+typedef struct at_conv2d_packed_args {
+    int64_t    data[6], kernel[6];
+    int64_t    stride[2], pad[4], dilation[2];
+    char       layout[16], kernel_layout[16]; /* kernel_layout "" when the workload has one layout */
+    at_ir_type dtype, kernel_dtype, out_dtype;
+} at_conv2d_packed_args;
+
+/* Derived sizes of a conv2d_packed (in blocks where named _b). */
+typedef struct at_conv2d_packed_geom {
+    int64_t n_b, ci_b, h, w, batch, block_in; /* data */
+    int64_t co_b, kh, kw, block_out;          /* kernel */
+    int64_t sh, sw, ph, pw;                   /* stride, symmetric padding */
+    int64_t oh, ow;
+} at_conv2d_packed_geom;
+
 /* The arguments of one task: the op kind and its fields. */
 typedef struct at_args {
     at_op_kind op;
@@ -73,6 +95,7 @@ typedef struct at_args {
         at_matmul_args matmul;
         at_conv2d_args conv2d; /* AT_OP_CONV2D_NCHW, AT_OP_CONV2D_NCHW_WINOGRAD, AT_OP_DEPTHWISE_CONV2D_NCHW */
         at_dense_args  dense;
+        at_conv2d_packed_args conv2d_packed;
     } u;
 } at_args;
 
@@ -172,5 +195,23 @@ void      at_op_dense_compute(const at_dense_args *a, at_ir_sched *s);
 /* bias is NULL unless a->has_bias. */
 void      at_op_dense_ref(const at_dense_args *a, const void *data, const void *weight, const void *bias, void *out);
 at_op_tolerance at_op_dense_tolerance(const at_dense_args *a);
+
+/* ---- conv2d_packed (templates/ops_conv2d_packed.c) ------------------------------------------ */
+
+/* The epilogue of the tuning template: right shift, then clip to [lo, hi]. */
+enum { AT_CONV2D_PACKED_SHIFT = 8, AT_CONV2D_PACKED_CLIP_LO = 0, AT_CONV2D_PACKED_CLIP_HI = 127 };
+
+void      at_op_conv2d_packed_geom(const at_conv2d_packed_args *a, at_conv2d_packed_geom *out);
+at_status at_op_conv2d_packed_check_args(const at_conv2d_packed_args *a);
+size_t    at_op_conv2d_packed_tensors(const at_conv2d_packed_args *a, at_tensor_desc *out);
+void      at_op_conv2d_packed_args_write_json(const at_conv2d_packed_args *a, at_strbuf *sb);
+at_status at_op_conv2d_packed_args_from_json(const cJSON *array, at_conv2d_packed_args *out);
+/* Also the comma form N,CI,H,W,CO,KH,KW,S,P (channels unpacked, multiples of 16; BATCH 1, BLOCK 16). */
+at_status at_op_conv2d_packed_args_parse(const char *text, at_conv2d_packed_args *out);
+/* add_flop(2 * N * CO * OH * OW * KH * KW * CI), as vta_conv2d.py counts. */
+double    at_op_conv2d_packed_flop(const at_conv2d_packed_args *a);
+void      at_op_conv2d_packed_compute(const at_conv2d_packed_args *a, at_ir_sched *s);
+/* int8 data, kernel -> int8 out; int32 wrap-around accumulation, arithmetic shift. */
+void      at_op_conv2d_packed_ref(const at_conv2d_packed_args *a, const void *data, const void *kernel, void *out);
 
 #endif

@@ -353,6 +353,7 @@ double at_op_conv2d_flop(at_op_kind op, const at_conv2d_args *a)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: return mac + pad_flop(&g);
     case AT_OP_MATMUL:
     case AT_OP_DENSE:
+    case AT_OP_CONV2D_PACKED:
     case AT_OP_COUNT:
     default: AT_ASSERT(!"not a convolution");
     }

@@ -6,6 +6,7 @@
 
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
 extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
+extern const at_template at_tmpl_conv2d_packed_vta;
 extern const at_template at_tmpl_dense_mali;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_mali;
 extern const at_template at_tmpl_matmul_opencl;
@@ -13,6 +14,7 @@ extern const at_template at_tmpl_matmul_opencl;
 static const at_template *const table[] = {
     &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
     &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
+    &at_tmpl_conv2d_packed_vta,             /* conv2d_packed.vta, vta */
     &at_tmpl_dense_mali,                    /* dense.mali, opencl */
     &at_tmpl_depthwise_conv2d_nchw_mali,    /* depthwise_conv2d_nchw.mali, opencl */
     &at_tmpl_matmul_opencl,                 /* testing/matmul, opencl */

@@ -42,6 +42,10 @@ typedef struct at_template {
      * reads (TVM's load_reference_log(backend, model, name)): "mali", "rk3399". (defaults to NULL:
      * the fallback reads none) */
     const char *ref_backend, *ref_model;
+    /* (optional) records of this template are applied as given: a split entity's sizes after the
+     * first decide the config, so a record whose first size disagrees with the extent (TopHub's
+     * VTA pack) still names a config (at_space_index_of_as_given). (defaults to false) */
+    bool entities_as_given;
 } at_template;
 
 /* ---- registry (templates/registry.c) -------------------------------------------------------- */

@@ -8,7 +8,7 @@ if(TARGET at_networks)
             ${PROJECT_SOURCE_DIR}/cli/args.c)
 endif()
 if(TARGET at_networks AND AT_WITH_OPENCL)
-  at_add_test(test_net_ocl LABELS e2e device DEPS networks backends_opencl TIMEOUT 300)
+  at_add_test(test_net_ocl LABELS e2e device DEPS tune TIMEOUT 300)
   set_property(TEST test_net_ocl APPEND PROPERTY ENVIRONMENT
     "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
 endif()

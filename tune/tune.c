@@ -66,30 +66,72 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     at_config **configs = at_calloc(batch, sizeof *configs);
     at_meas_input *inputs = at_calloc(batch, sizeof *inputs);
     at_result *results = at_calloc(batch, sizeof *results);
+    at_result *fresh = at_calloc(batch, sizeof *fresh);
+    size_t *replay = at_malloc(batch * sizeof *replay);
     char *first_error = NULL;
     at_strbuf args;
     at_strbuf_init(&args);
     at_strbuf_putc(&args, '[');
     at_op_args_write_json(at_task_args(task), &args);
     at_strbuf_putc(&args, ']');
-    at_status st = idx && configs && inputs && results ? at_strbuf_status(&args) : AT_OOM();
-    for (size_t k = 0; results && k < batch; k++) at_result_init(&results[k]);
+    at_status st = idx && configs && inputs && results && fresh && replay ? at_strbuf_status(&args) : AT_OOM();
+    for (size_t k = 0; results && fresh && k < batch; k++) {
+        at_result_init(&results[k]);
+        at_result_init(&fresh[k]);
+    }
 
     at_tune_progress prog = {.total = o->n_trial};
-    if (st == AT_OK && o->on_progress) o->on_progress(o->user, &prog);
     size_t i = 0, error_ct = 0;
     bool warned = false;
-    while (st == AT_OK && i < o->n_trial && at_tuner_has_next(tuner)) {
+    /* resuming: the earlier trials come first, as if this call had measured them */
+    if (st == AT_OK && o->n_measured) {
+        AT_ASSERT(o->measured && o->measured_results);
+        for (size_t k = 0; k < o->n_measured; k++) {
+            const at_result *r = &o->measured_results[k];
+            double flops = at_tuner_result_flops(task, r);
+            if (r->err == AT_MEAS_OK)
+                error_ct = 0;
+            else {
+                error_ct++;
+                out->n_errors++;
+            }
+            if (flops > out->best_flops) {
+                out->best_flops = flops;
+                out->best_index = o->measured[k];
+                out->best_iter = k;
+            }
+        }
+        st = at_tuner_update(tuner, o->measured, o->measured_results, o->n_measured);
+        i = out->n_trials = out->n_resumed = o->n_measured;
+        prog.done = i;
+        prog.best_flops = out->best_flops;
+    }
+    if (st == AT_OK && o->on_progress) o->on_progress(o->user, &prog);
+    if (st == AT_OK && early != SIZE_MAX && i > 0 && i >= out->best_iter + early) {
+        out->early_stopped = true; /* the interrupted run would have stopped here */
+    }
+    while (st == AT_OK && !out->early_stopped && i < o->n_trial && at_tuner_has_next(tuner)) {
         size_t want = o->n_trial - i < batch ? o->n_trial - i : batch, got = 0;
         st = at_tuner_next_batch(tuner, want, idx, &got);
         if (st != AT_OK || got == 0) break;
+        size_t n_new = 0;
         for (size_t k = 0; k < got && st == AT_OK; k++) {
             st = at_task_config(task, idx[k], &configs[k]);
-            inputs[k] = (at_meas_input){task, configs[k]};
+            replay[k] = SIZE_MAX;
+            for (size_t j = 0; j < o->n_measured; j++)
+                if (o->measured[j] == idx[k]) replay[k] = j;
+            if (replay[k] == SIZE_MAX) inputs[n_new++] = (at_meas_input){task, configs[k]};
         }
-        if (st == AT_OK) st = at_meas_runner_measure(runner, inputs, got, results);
+        if (st == AT_OK && n_new) st = at_meas_runner_measure(runner, inputs, n_new, fresh);
+        for (size_t k = 0, m = 0; k < got && st == AT_OK; k++)
+            st = at_result_copy(&results[k], replay[k] == SIZE_MAX ? &fresh[m++] : &o->measured_results[replay[k]]);
         double current = 0;
+        size_t t = i; /* trial number of the next fresh result */
         for (size_t k = 0; k < got && st == AT_OK; k++) {
+            if (replay[k] != SIZE_MAX) {
+                out->n_replayed++;
+                continue; /* counted, logged and scored when it was measured */
+            }
             const at_result *r = &results[k];
             double flops = at_tuner_result_flops(task, r);
             if (r->err == AT_MEAS_OK) {
@@ -108,9 +150,9 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
             if (flops > out->best_flops) {
                 out->best_flops = flops;
                 out->best_index = idx[k];
-                out->best_iter = i + k;
+                out->best_iter = t;
             }
-            log_trial(i + k + 1, flops, out->best_flops, r, configs[k]);
+            log_trial(++t, flops, out->best_flops, r, configs[k]);
             if (o->log) {
                 at_rec rec;
                 st = at_rec_make(target, name, at_strbuf_cstr(&args), configs[k], r, &rec);
@@ -121,7 +163,7 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
             }
         }
         if (st == AT_OK) {
-            i += got;
+            i += n_new;
             out->n_trials = i;
             st = at_tuner_update(tuner, idx, results, got);
         }
@@ -151,7 +193,12 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     if (st == AT_OK && i > 0 && out->n_errors == i)
         at_log(AT_LOG_WARN, "Could not find any valid schedule for task %s; first error: %s", name,
                first_error ? first_error : "");
-    for (size_t k = 0; results && k < batch; k++) at_result_fini(&results[k]);
+    for (size_t k = 0; results && fresh && k < batch; k++) {
+        at_result_fini(&results[k]);
+        at_result_fini(&fresh[k]);
+    }
+    at_free(replay);
+    at_free(fresh);
     at_free(first_error);
     at_strbuf_fini(&args);
     at_free(results);

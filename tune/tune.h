@@ -40,6 +40,15 @@ typedef struct at_tune_opts {
     /* (optional) monotonic seconds; defaults to at_clock_mono_s (tests pass a fake clock) */
     double (*clock_s)(void *ctx);
     void *clock_ctx;
+    /* (optional) resuming: configs of this task measured by an interrupted run (distinct indexes
+     * of the task's space, with their results; borrowed for the call). They are never measured
+     * again: before the first batch they are reported to the tuner (at_tuner_update, so it counts
+     * them visited and learns from them), they count towards n_trial, the best and early
+     * stopping, and when the tuner proposes one anyway (ga's first population) its stored
+     * result is replayed to the tuner instead of a measurement, and not appended to the log. */
+    const int64_t   *measured;
+    const at_result *measured_results;
+    size_t           n_measured;
 } at_tune_opts;
 
 /* What a tuning run did. */
@@ -50,6 +59,8 @@ typedef struct at_tune_result {
     double  best_flops;    /* its FLOP/s (0 when none) */
     size_t  best_iter;     /* 0-based trial number of the best result */
     bool    early_stopped; /* the early-stopping rule ended the run */
+    size_t  n_resumed;     /* of n_trials, taken from o->measured (not measured by this call) */
+    size_t  n_replayed;    /* proposals answered from o->measured instead of measuring */
 } at_tune_result;
 
 /* Tunes task with tuner (made for this task) and runner until n_trial trials, the tuner's space

@@ -1,10 +1,9 @@
-/* The tuned network executor on a real OpenCL device (PoCL counts as one): an OpenCL backend
- * for at_net_backend_i over backends/opencl (codegen + runtime), then small networks with every
+/* The tuned network executor on a real OpenCL device (PoCL counts as one) through tune/'s
+ * OpenCL backend: small networks with every
  * node kind and mobilenet / resnet-18 at reduced input sizes, fallback configs and winograd
  * picks, each node checked against the reference executor.
  *
- * The backend lives here because networks/ (L4) sits beside tune/ but may not include
- * backends/: tune/ is where the evaluate command will take it from. */
+ * The backend is tune/'s (tune/ocl_backend.h): networks/ (L4) may not include backends/. */
 #include "tests/support/test_support.h"
 
 #include <math.h>
@@ -19,75 +18,7 @@
 #include "networks/exec.h"
 #include "networks/extract.h"
 #include "networks/net.h"
-
-/* ---- the OpenCL backend ------------------------------------------------------------------------ */
-
-static at_status ocl_buf_new(void *ctx, size_t bytes, void **out)
-{
-    at_ocl_buf *b;
-    AT_TRY(at_ocl_buf_new(ctx, bytes, &b));
-    *out = b;
-    return AT_OK;
-}
-
-static void ocl_buf_free(void *ctx, void *buf)
-{
-    (void)ctx;
-    at_ocl_buf_free(buf);
-}
-
-static at_status ocl_buf_write(void *ctx, void *buf, const void *src)
-{
-    return at_ocl_buf_write(ctx, buf, src);
-}
-
-static at_status ocl_buf_read(void *ctx, void *buf, void *dst)
-{
-    return at_ocl_buf_read(ctx, buf, dst);
-}
-
-static at_status ocl_prog_new(void *ctx, const at_ir_program *p, void **out)
-{
-    at_ocl_code code;
-    AT_TRY(at_ocl_emit(p, &code));
-    at_ocl_prog *prog;
-    char *log = NULL;
-    at_status st = at_ocl_prog_build(ctx, &code, NULL, &prog, &log);
-    if (st != AT_OK && log) print_error("%s\n", log);
-    at_free(log);
-    at_ocl_code_fini(&code);
-    if (st == AT_OK) *out = prog;
-    return st;
-}
-
-static void ocl_prog_free(void *ctx, void *prog)
-{
-    (void)ctx;
-    at_ocl_prog_free(prog);
-}
-
-/* A timed run (device_ms) leaves the preparation kernels out (backends/opencl/runtime.h); an
- * untimed one runs every kernel. */
-static at_status ocl_prog_run(void *ctx, void *prog, void *const *bufs, size_t n, bool skip_prepare, double *device_ms)
-{
-    (void)ctx;
-    double ms = 0;
-    AT_TRY(at_ocl_prog_bind(prog, (at_ocl_buf *const *)bufs, n));
-    AT_TRY(at_ocl_prog_run(prog, 1, skip_prepare ? &ms : NULL));
-    if (device_ms) *device_ms = ms;
-    return AT_OK;
-}
-
-static const at_net_backend_i ocl_backend = {
-    .name = "opencl",
-    .buf_new = ocl_buf_new,
-    .buf_free = ocl_buf_free,
-    .buf_write = ocl_buf_write,
-    .buf_read = ocl_buf_read,
-    .prog_new = ocl_prog_new,
-    .prog_free = ocl_prog_free,
-    .prog_run = ocl_prog_run,
-};
+#include "tune/ocl_backend.h"
 
 static at_ocl_ctx *ctx;
 
@@ -144,7 +75,7 @@ static size_t run_on_device(const at_net *net, at_net_dispatch_fn fn)
         if (at_net_plan_pick(plan, i, &p))
             winograd += !strcmp(at_task_template(at_net_tasks_at(ts, p.task))->name, "conv2d_nchw_winograd.mali");
     }
-    assert_ok(at_net_exec_new(net, plan, &ocl_backend, ctx, &e));
+    assert_ok(at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e));
     int64_t n_in = at_net_node_numel(at_net_node_at(net, 0));
     float *x = at_malloc((size_t)n_in * sizeof *x);
     at_rng r;

@@ -183,7 +183,7 @@ static void query_tracker_should_print_tvm_tables_for_running_servers(void **sta
     assert_int_equal(run_to_end((const char *const[]){"query-tracker", NULL}, env, &out), 0);
     assert_string_equal(at_strbuf_cstr(&out), want.data);
 
-    /* a session with the CLI server: its auth key is enforced; it has no measurement handler yet */
+    /* a session with the CLI server: its auth key is enforced; a payload that is no measure request is refused */
     at_rpc_request_opts ro = {
         .tracker_host = "127.0.0.1", .tracker_port = tp, .key = "rasp3b", .request_timeout_ms = 5000,
         .max_retry = 1, .session = {.auth_key = "nope", .io_timeout_ms = 3000},
@@ -199,7 +199,7 @@ static void query_tracker_should_print_tvm_tables_for_running_servers(void **sta
     assert_ok(at_rpc_session_ping(s, "ping", 4, 0));
     unsigned char *reply;
     size_t n;
-    assert_int_equal(at_rpc_session_measure(s, "x", 1, 0, &reply, &n), AT_EUNSUPPORTED);
+    assert_int_equal(at_rpc_session_measure(s, "x", 1, 0, &reply, &n), AT_EPARSE);
     at_rpc_session_free(s);
 
     /* SIGTERM stops a server cleanly; STOP with the key stops the tracker */

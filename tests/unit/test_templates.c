@@ -206,6 +206,8 @@ static void data_init(data *dt, const at_args *a, uint64_t seed)
         for (int64_t k = 0; k < dt->d[i].n_elems && !dt->d[i].is_output; k++) {
             if (at_ir_type_is_float(dt->d[i].dtype))
                 ((float *)dt->buf[i])[k] = (float)at_rng_uniform(&rng);
+            else if (at_ir_type_bytes(dt->d[i].dtype) == 1)
+                ((int8_t *)dt->buf[i])[k] = (int8_t)((int)at_rng_below(&rng, 17) - 8);
             else
                 ((int32_t *)dt->buf[i])[k] = (int32_t)at_rng_below(&rng, 17) - 8;
         }
@@ -237,6 +239,9 @@ static void assert_outputs_match(const data *dt, const char *what)
             if (at_ir_type_is_float(dtype)) {
                 g = ((float *)dt->buf[i])[k];
                 r = ((float *)dt->ref[i])[k];
+            } else if (at_ir_type_bytes(dtype) == 1) {
+                g = ((int8_t *)dt->buf[i])[k];
+                r = ((int8_t *)dt->ref[i])[k];
             } else {
                 g = ((int32_t *)dt->buf[i])[k];
                 r = ((int32_t *)dt->ref[i])[k];
@@ -263,6 +268,7 @@ static bool tiny_args(at_op_kind op, int variant, at_args *out)
     case AT_OP_CONV2D_NCHW_WINOGRAD: text = variant ? NULL : "1,4,8,8,4,3,3,1,1"; break;
     case AT_OP_DEPTHWISE_CONV2D_NCHW: text = variant ? NULL : "1,4,8,8,1,3,3,1,1"; break;
     case AT_OP_DENSE: text = variant ? NULL : "2,8,16"; break;
+    case AT_OP_CONV2D_PACKED: text = variant ? NULL : "1,32,6,5,32,3,3,1,1"; break;
     case AT_OP_COUNT:
     default: print_error("no tiny arguments for op %s: add them to tiny_args\n", at_op_name(op)); fail();
     }

@@ -254,6 +254,7 @@ static const struct {
     {"conv2d_nchw_winograd", {"1,64,56,56,64,3,3,1,1", "1,256,14,14,256,3,3,1,1"}},
     {"depthwise_conv2d_nchw", {"1,32,112,112,1,3,3,1,1", "1,256,28,28,1,3,3,2,1"}},
     {"dense", {"1,1000,512", "4,256,128"}},
+    {"conv2d_packed", {"1,64,14,14,64,3,3,1,1", "1,128,28,28,256,1,1,2,0"}},
 };
 
 static const char *const *args_for(at_op_kind op)

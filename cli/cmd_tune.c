@@ -1,0 +1,216 @@
+/* autotvm tune NETWORK: TVM's tune_tasks flow (extract, tune every task in reverse order into
+ * FILE.tmp with transfer learning, pick-best into FILE), then the evaluation of cmd_evaluate.c
+ * with FILE > TopHub > fallback; --resume continues a killed run from FILE.tmp. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "core/alloc.h"
+#include "tune/network.h"
+
+static const char usage_head[] =
+    "usage: autotvm tune NETWORK --target mali --tuner NAME [options]\n"
+    "\n"
+    "Extracts NETWORK's tasks, tunes each (last extracted first, as TVM's tune_tasks) on an OpenCL\n"
+    "device appending every result to FILE.tmp, learns each task from the records of the tasks\n"
+    "before it, keeps the best record per workload in FILE, then builds the network with FILE >\n"
+    "TopHub > fallback configs, times it and checks its output against the reference executor.\n"
+    "\n"
+    "  --target T                mali, or a TVM target string with the mali key (required)\n"
+    "  --tuner NAME              the tuner (below; required)\n"
+    "  --n-trial N               trials per task, capped at its space size (default 1000)\n"
+    "  --early-stopping N        stop a task after N trials without a better config (default off)\n"
+    "  --log FILE                the tuned log (default NETWORK.log); FILE.tmp while tuning\n"
+    "  --resume                  continue from FILE.tmp: configs in it are never measured again\n"
+    "  --no-transfer             no transfer learning from FILE.tmp\n"
+    "  --keep-tmp                keep FILE.tmp after pick-best (every measurement)\n"
+    "  --ops LIST                conv2d,dense (default: all)\n"
+    "  --batch N                 batch size (default 1)\n"
+    "  --image-shape C,H,W       input image shape (default 3,224,224)\n"
+    "  --num-classes N           classifier width (default 1000)\n"
+    "  --seed N                  seeds the tuners, the parameters and the input (default 0)\n"
+    "  --device SPEC             OpenCL device: index or substring of \"platform / device\"\n"
+    "  --number N                runs per timing round (default 4)\n"
+    "  --repeat N                timing rounds per trial (default 3)\n"
+    "  --timeout S               run timeout in seconds (default 10)\n"
+    "  --build-timeout S         build timeout in seconds (default 10)\n"
+    "  --cooldown-ms N           pause after each run (default 100)\n"
+    "  --n-parallel N            builder processes (default: cores)\n"
+    "  --eval-repeat N           timed runs of the whole network (default 10)\n"
+    "  --no-evaluate             stop after pick-best\n"
+    "  --tophub-dir DIR          TopHub cache directory (default: $AT_TOPHUB_DIR, else ~/.tvm/tophub)\n"
+    "  --no-tophub               evaluate without TopHub's pack and reference records\n"
+    "  --cache-dir DIR           PoCL's kernel cache (POCL_CACHE_DIR)\n"
+    "  -h, --help                show this help\n"
+    "\n"
+    "tuners:\n";
+
+static void on_event(void *user, const at_tune_net_event *ev)
+{
+    (void)user;
+    if (ev->kind == AT_TUNE_NET_EXTRACTED) {
+        fprintf(stderr, "autotvm: %zu tasks\n", ev->n_tasks);
+        printf("Tuning...\n");
+    } else if (ev->kind == AT_TUNE_NET_TASK_BEGIN) {
+        if (ev->n_resumed) fprintf(stderr, "autotvm: %s%zu trials resumed from the tmp log\n", ev->prefix, ev->n_resumed);
+        if (ev->n_history) fprintf(stderr, "autotvm: %stransfer learning from %zu records\n", ev->prefix, ev->n_history);
+    } else if (ev->kind == AT_TUNE_NET_PROGRESS) {
+        at_strbuf sb;
+        at_strbuf_init(&sb);
+        at_tune_format_progress(ev->prefix, ev->progress, &sb);
+        printf("\r%s", at_strbuf_cstr(&sb));
+        at_strbuf_fini(&sb);
+    } else if (ev->kind == AT_TUNE_NET_TASK_END) {
+        if (ev->skipped)
+            printf("%s already tuned: %zu trials in the tmp log Done.\n", ev->prefix, ev->n_resumed);
+        else
+            printf(" Done.\n");
+    } else if (ev->kind == AT_TUNE_NET_PICKED) {
+        fprintf(stderr, "autotvm: pick-best: %zu records kept\n", ev->pick->written);
+    }
+    fflush(stdout);
+}
+
+static int parse_num(const char *opt, const char *text, long lo, long *out)
+{
+    int rc = at_cli_parse_long("tune", opt, text, out);
+    if (rc) return rc;
+    if (*out < lo) return at_cli_usage_error("tune", "--%s must be >= %ld", opt, lo);
+    if (*out > 1000000000L) return at_cli_usage_error("tune", "option '--%s' is too large", opt);
+    return 0;
+}
+
+static int parse_seconds(const char *opt, const char *text, int *ms)
+{
+    char *end = NULL;
+    double s = strtod(text, &end);
+    if (!text[0] || *end || !(s > 0) || s > 86400)
+        return at_cli_usage_error("tune", "option '--%s' needs a positive number of seconds, got '%s'", opt, text);
+    *ms = (int)(s * 1000 + 0.5);
+    return 0;
+}
+
+int at_cmd_tune(int argc, char **argv)
+{
+    const char *target = NULL, *tuner = NULL, *n_trial = NULL, *early = NULL, *log = NULL, *ops = NULL,
+               *batch = NULL, *shape = NULL, *classes = NULL, *seed = NULL, *device = NULL, *number = NULL,
+               *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
+               *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL;
+    int resume = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0;
+    const at_cli_opt opts[] = {
+        {"target", &target, NULL},         {"tuner", &tuner, NULL},
+        {"n-trial", &n_trial, NULL},       {"early-stopping", &early, NULL},
+        {"log", &log, NULL},               {"resume", NULL, &resume}, {"keep-tmp", NULL, &keep_tmp},
+        {"no-transfer", NULL, &no_transfer}, {"ops", &ops, NULL},
+        {"batch", &batch, NULL},           {"image-shape", &shape, NULL},
+        {"num-classes", &classes, NULL},   {"seed", &seed, NULL},
+        {"device", &device, NULL},         {"number", &number, NULL},
+        {"repeat", &repeat, NULL},         {"timeout", &timeout, NULL},
+        {"build-timeout", &build_timeout, NULL}, {"cooldown-ms", &cooldown, NULL},
+        {"n-parallel", &n_parallel, NULL}, {"eval-repeat", &eval_repeat, NULL},
+        {"no-evaluate", NULL, &no_evaluate}, {"tophub-dir", &tophub_dir, NULL},
+        {"no-tophub", NULL, &no_tophub},   {"cache-dir", &cache_dir, NULL},
+    };
+    const char *pos[1];
+    size_t n_pos = 0;
+    int rc = at_cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &n_pos, "tune");
+    if (rc == AT_CLI_HELP) {
+        fputs(usage_head, stdout);
+        for (size_t i = 0; i < at_tuner_kind_count(); i++)
+            printf("  %-24s  %s\n", at_tuner_kind_at(i)->name, at_tuner_kind_at(i)->help);
+        return 0;
+    }
+    if (rc != AT_CLI_OK) return rc;
+    if (n_pos != 1) return at_cli_usage_error("tune", "missing the NETWORK");
+    if (!target) return at_cli_usage_error("tune", "missing --target");
+    if (!tuner) return at_cli_usage_error("tune", "missing --tuner");
+    if (!at_tuner_kind_find(tuner))
+        return at_cli_usage_error("tune", "unknown tuner '%s' (see autotvm tune --help)", tuner);
+
+    at_tune_network_opts o = {.network = pos[0], .tuner = tuner, .resume = resume != 0, .keep_tmp = keep_tmp != 0, .no_transfer = no_transfer != 0,
+                              .on_event = on_event};
+    o.measure = (at_measure_opts){.device = device, .cache_dir = cache_dir};
+    at_tune_eval_opts eo = {.network = pos[0], .no_tophub = no_tophub != 0, .device = device, .cache_dir = cache_dir,
+                            .check = true};
+    eo.tophub.cache_dir = tophub_dir;
+    long v;
+    if (n_trial) {
+        if ((rc = parse_num("n-trial", n_trial, 1, &v))) return rc;
+        o.n_trial = (size_t)v;
+    }
+    if (early) {
+        if ((rc = parse_num("early-stopping", early, 1, &v))) return rc;
+        o.early_stopping = (size_t)v;
+    }
+    if (batch) {
+        if ((rc = parse_num("batch", batch, 1, &v))) return rc;
+        o.net.batch = v;
+    }
+    if (classes) {
+        if ((rc = parse_num("num-classes", classes, 1, &v))) return rc;
+        o.net.num_classes = v;
+    }
+    if (seed) {
+        if ((rc = parse_num("seed", seed, 0, &v))) return rc;
+        o.tuner_opts.seed = (uint64_t)v;
+        o.net.seed = (uint64_t)v;
+    }
+    if (shape && (rc = at_cli_parse_image_shape("tune", shape, o.net.image_shape))) return rc;
+    if (number) {
+        if ((rc = parse_num("number", number, 1, &v))) return rc;
+        o.measure.number = (int)v;
+    }
+    if (repeat) {
+        if ((rc = parse_num("repeat", repeat, 1, &v))) return rc;
+        if (v > 64) return at_cli_usage_error("tune", "--repeat must be 1..64");
+        o.measure.repeat = (int)v;
+    }
+    if (timeout && (rc = parse_seconds("timeout", timeout, &o.measure.timeout_ms))) return rc;
+    if (build_timeout && (rc = parse_seconds("build-timeout", build_timeout, &o.measure.build_timeout_ms))) return rc;
+    if (cooldown) {
+        if ((rc = parse_num("cooldown-ms", cooldown, 0, &v))) return rc;
+        o.measure.cooldown_ms = v ? (int)v : -1; /* an explicit 0: no pause */
+    }
+    if (n_parallel) {
+        if ((rc = parse_num("n-parallel", n_parallel, 1, &v))) return rc;
+        o.measure.n_parallel = (int)v;
+    }
+    if (eval_repeat) {
+        if ((rc = parse_num("eval-repeat", eval_repeat, 1, &v))) return rc;
+        eo.repeat = (size_t)v;
+    }
+    at_status st = at_net_target_parse(target, &o.target);
+    if (st == AT_OK && ops) st = at_net_ops_parse(ops, &o.ops);
+    if (st != AT_OK) return at_cli_fail(st);
+    char *log_buf = NULL;
+    if (!log) {
+        size_t n = strlen(pos[0]) + 5;
+        log_buf = at_malloc(n);
+        if (!log_buf) return at_cli_fail(AT_OOM());
+        snprintf(log_buf, n, "%s.log", pos[0]);
+        log = log_buf;
+    }
+    o.log_path = log;
+    printf("Extract tasks...\n");
+    fflush(stdout);
+    at_tune_network_result r;
+    st = at_tune_network(&o, &r);
+    if (st != AT_OK) {
+        printf("\n");
+        at_free(log_buf);
+        return at_cli_fail(st);
+    }
+    fprintf(stderr, "autotvm: %zu tasks (%zu already done), %zu configs measured, %zu resumed; %zu records in %s\n",
+            r.n_tasks, r.n_skipped, r.n_measured, r.n_resumed, r.n_written, log);
+    rc = 0;
+    if (!no_evaluate) {
+        eo.net = o.net;
+        eo.target = o.target;
+        eo.log_path = log;
+        rc = at_cli_evaluate(&eo);
+    }
+    at_free(log_buf);
+    return rc;
+}

@@ -1,0 +1,11 @@
+# tune/ network flow: records dispatch (unit), `autotvm tune` / `evaluate` with an interrupted,
+# resumed run (e2e on the OpenCL device).
+if(TARGET at_tune AND TARGET at_networks)
+  at_add_test(test_tune_dispatch LABELS unit DEPS tune)
+endif()
+if(TARGET at_tune AND TARGET autotvm AND AT_WITH_OPENCL)
+  at_add_test(test_tune_network LABELS e2e device DEPS records TIMEOUT 180)
+  set_property(TEST test_tune_network APPEND PROPERTY ENVIRONMENT "AT_AUTOTVM=$<TARGET_FILE:autotvm>"
+    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+  add_dependencies(test_tune_network autotvm)
+endif()

@@ -1,0 +1,289 @@
+/* e2e: the built binary (AT_AUTOTVM): `autotvm tracker`, two `autotvm rpc-server` measuring on the
+ * default OpenCL device, and `autotvm measure --rpc-key KEY --tracker HOST:PORT` printing v0.2 log
+ * lines that match a local `autotvm measure` of the same configs; the servers keep serving after
+ * a session; usage errors exit 2 and a device that does not exist stops rpc-server with exit 1. */
+#include "tests/support/test_support.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "records/record.h"
+#include "rpc/client.h"
+
+static char work[4096], cache[4096];
+static char *out_text, *err_text;
+
+static const char *program(void)
+{
+    const char *prog = getenv("AT_AUTOTVM");
+    if (!prog || !*prog) {
+        print_error("AT_AUTOTVM is not set (run through ctest)\n");
+        fail();
+    }
+    return prog;
+}
+
+static void build_argv(const char *const *args, char **argv, size_t cap)
+{
+    const char *prog = program();
+    size_t n = 0;
+    memcpy(&argv[n++], &prog, sizeof prog);
+    for (size_t i = 0; args[i]; i++) {
+        assert_true(n < cap - 1);
+        memcpy(&argv[n++], &args[i], sizeof args[i]);
+    }
+    argv[n] = NULL;
+}
+
+/* Runs autotvm to its end; stdout/stderr land in out_text/err_text. */
+static int run(const char *const *args)
+{
+    char out_path[4200], err_path[4200];
+    snprintf(out_path, sizeof out_path, "%s/stdout", work);
+    snprintf(err_path, sizeof err_path, "%s/stderr", work);
+    char *argv[48];
+    build_argv(args, argv, 48);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0) _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    at_free(out_text);
+    at_free(err_text);
+    out_text = at_test_read_file(out_path, NULL);
+    err_text = at_test_read_file(err_path, NULL);
+    assert_non_null(out_text);
+    assert_non_null(err_text);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+typedef struct daemon_proc {
+    pid_t pid;
+    int   out;
+    int   port;
+} daemon_proc;
+
+/* Starts a long-running autotvm (tracker / rpc-server) and reads its "bind to 127.0.0.1:PORT". */
+static daemon_proc start(const char *const *args)
+{
+    char *argv[48];
+    build_argv(args, argv, 48);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(p[1], 1);
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) dup2(devnull, 2);
+        close(p[0]);
+        close(p[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(p[1]);
+    daemon_proc d = {pid, p[0], 0};
+    char line[128];
+    size_t n = 0;
+    double end = at_clock_mono_s() + 20;
+    while (n < sizeof line - 1) {
+        struct pollfd pf = {.fd = d.out, .events = POLLIN};
+        int left = (int)((end - at_clock_mono_s()) * 1000);
+        if (left <= 0 || poll(&pf, 1, left) <= 0) fail_msg("%s: no 'bind to' line", args[0]);
+        if (read(d.out, line + n, 1) != 1) fail_msg("%s exited before binding", args[0]);
+        if (line[n] == '\n') break;
+        n++;
+    }
+    line[n] = '\0';
+    assert_int_equal(sscanf(line, "bind to 127.0.0.1:%d", &d.port), 1);
+    return d;
+}
+
+static int stop(daemon_proc *d)
+{
+    kill(d->pid, SIGTERM);
+    double end = at_clock_mono_s() + 10;
+    int st = 0;
+    for (;;) {
+        pid_t r = waitpid(d->pid, &st, WNOHANG);
+        if (r == d->pid) break;
+        if (at_clock_mono_s() > end) {
+            kill(d->pid, SIGKILL);
+            waitpid(d->pid, &st, 0);
+            break;
+        }
+        poll(NULL, 0, 10);
+    }
+    close(d->out);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void wait_registered(int tracker_port, int n_servers)
+{
+    double end = at_clock_mono_s() + 10;
+    for (;;) {
+        at_rpc_tclient_opts o = {.connect_timeout_ms = 2000, .retry_period_ms = 50};
+        at_rpc_tclient *c;
+        assert_ok(at_rpc_tclient_connect("127.0.0.1", tracker_port, &o, &c));
+        cJSON *s;
+        assert_ok(at_rpc_tclient_summary(c, &s));
+        at_rpc_tclient_free(c);
+        int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "server_info"));
+        at_json_free(s);
+        if (n == n_servers) return;
+        if (at_clock_mono_s() > end) fail_msg("%d servers registered, waited for %d", n, n_servers);
+        poll(NULL, 0, 20);
+    }
+}
+
+/* Parses the log lines of out_text: n records of configs want[0..n), all NO_ERROR; costs out. */
+static void parse_lines(const int64_t *want, size_t n, double *costs)
+{
+    const char *p = out_text;
+    for (size_t i = 0; i < n; i++) {
+        const char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        at_rec rec;
+        assert_ok(at_rec_parse_line(p, (size_t)(nl - p), &rec));
+        assert_string_equal(rec.task_name, "testing/matmul");
+        assert_string_equal(rec.args_json, "[64, 64, 64, \"float32\"]");
+        assert_int_equal(at_config_index(rec.config), want[i]);
+        if (rec.result.err != AT_MEAS_OK) fail_msg("config %lld: error %d", (long long)want[i], (int)rec.result.err);
+        assert_int_equal(rec.result.n_costs, 1);
+        costs[i] = rec.result.costs_s[0];
+        assert_true(costs[i] > 0 && costs[i] < 0.5);
+        at_rec_fini(&rec);
+        p = nl + 1;
+    }
+    assert_string_equal(p, "");
+}
+
+static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void **state)
+{
+    (void)state;
+    daemon_proc tracker = start((const char *const[]){"tracker", "--port", "0", NULL});
+    char taddr[64];
+    snprintf(taddr, sizeof taddr, "127.0.0.1:%d", tracker.port);
+    daemon_proc s1 = start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
+                                                 "--cache-dir", cache, NULL});
+    daemon_proc s2 = start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
+                                                 "--cache-dir", cache, "--silent", NULL});
+    wait_registered(tracker.port, 2);
+
+    const int64_t want[4] = {0, 9, 24, 48};
+    double remote[4], local[4];
+    const char *rargs[] = {"measure", "testing/matmul", "--args", "64,64,64", "--config", "0,9,24,48", "--check-correctness",
+                           "--number", "2", "--repeat", "3", "--cooldown-ms", "0", "--rpc-key", "cli-pocl", "--tracker",
+                           taddr, "--priority", "3", NULL};
+    int rc = run(rargs);
+    if (rc != 0) fail_msg("exit %d: %s", rc, err_text);
+    parse_lines(want, 4, remote);
+    /* the summary names the device and the server of every config; two servers took part */
+    char a1[64], a2[64];
+    snprintf(a1, sizeof a1, " at 127.0.0.1:%d: ", s1.port);
+    snprintf(a2, sizeof a2, " at 127.0.0.1:%d: ", s2.port);
+    assert_non_null(strstr(err_text, "config 9 on "));
+    assert_true(strstr(err_text, a1) != NULL && strstr(err_text, a2) != NULL);
+
+    const char *largs[] = {"measure", "testing/matmul", "--args", "64,64,64", "--config", "0,9,24,48", "--check-correctness",
+                           "--number", "2", "--repeat", "3", "--cooldown-ms", "0", "--cache-dir", cache, NULL};
+    assert_int_equal(run(largs), 0);
+    parse_lines(want, 4, local);
+    for (size_t i = 0; i < 4; i++) {
+        double ratio = remote[i] / local[i];
+        if (ratio < 0.02 || ratio > 50) fail_msg("config %lld: remote %g s, local %g s", (long long)want[i], remote[i], local[i]);
+    }
+
+    /* the servers registered again after their sessions and serve the next command */
+    wait_registered(tracker.port, 2);
+    const char *again[] = {"measure", "testing/matmul", "--args", "64,64,64", "--config", "9", "--cooldown-ms", "0",
+                           "--rpc-key", "cli-pocl", "--tracker", taddr, NULL};
+    assert_int_equal(run(again), 0);
+    parse_lines(want + 1, 1, remote);
+
+    assert_int_equal(stop(&s1), 0);
+    assert_int_equal(stop(&s2), 0);
+    stop(&tracker);
+}
+
+static void rpc_options_should_be_checked(void **state)
+{
+    (void)state;
+    const char *const *usage[] = {
+        (const char *const[]){"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--rpc-key", "k", NULL},
+        (const char *const[]){"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--tracker", "h:1", NULL},
+        (const char *const[]){"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--rpc-key", "k", "--tracker",
+                              "nohost", NULL},
+        (const char *const[]){"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--rpc-key", "k", "--tracker",
+                              "h:70000", NULL},
+        (const char *const[]){"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--rpc-key", "k", "--tracker",
+                              "h:1", "--device", "0", NULL},
+        (const char *const[]){"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--priority", "2", NULL},
+        (const char *const[]){"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--rpc-key", "k", "--tracker",
+                              "h:1", "--priority", "high", NULL},
+    };
+    size_t n = sizeof usage / sizeof usage[0];
+    assert_int_equal(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        int rc = run(usage[i]);
+        if (rc != 2) fail_msg("case %zu: exit %d, stderr '%s'", i, rc, err_text);
+        assert_non_null(strstr(err_text, "autotvm measure: error: "));
+    }
+    /* a device asked for by name must exist: rpc-server stops before it registers anywhere */
+    assert_int_equal(run((const char *const[]){"rpc-server", "--key", "k", "--port", "0", "--device", "no-such-device-anywhere",
+                                               "--cache-dir", cache, NULL}),
+                     1);
+    assert_non_null(strstr(err_text, "autotvm: error: no OpenCL device matches 'no-such-device-anywhere'"));
+    assert_string_equal(out_text, "");
+    assert_int_equal(run((const char *const[]){"rpc-server", "--help", NULL}), 0);
+    assert_non_null(strstr(out_text, "--device SPEC"));
+    assert_int_equal(run((const char *const[]){"measure", "--help", NULL}), 0);
+    assert_non_null(strstr(out_text, "--rpc-key KEY"));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(work, sizeof work, "%s", at_test_tmpdir("rpc_measure_cli"));
+    const char *bin = getenv("AT_BINARY_DIR");
+    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    at_free(out_text);
+    at_free(err_text);
+    return 0;
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    at_log_set_level(AT_LOG_ERROR);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(measure_rpc_key_should_print_the_lines_a_local_measure_prints),
+        cmocka_unit_test(rpc_options_should_be_checked),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,218 @@
+/* e2e: `autotvm tune NETWORK` on the default OpenCL device (PoCL): a tiny resnet-18 tuning run
+ * whose log `records check` accepts and whose evaluation matches the reference executor, then
+ * `evaluate` alone; and the interrupt test: the tune process is killed (SIGKILL) once some
+ * records are in FILE.tmp, `--resume` finishes the run, and no (workload, config index) is
+ * measured twice. */
+#include "tests/support/test_support.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "records/log.h"
+#include "records/record.h"
+
+static char work[2048], cache[4200], tophub[4200];
+static char *out_text, *err_text;
+
+/* Starts autotvm with args in its own process group; stdout/stderr go to files in work. */
+static pid_t start(const char *const *args)
+{
+    const char *prog = getenv("AT_AUTOTVM");
+    if (!prog || !*prog) {
+        print_error("AT_AUTOTVM is not set (run through ctest)\n");
+        fail();
+    }
+    char out_path[4200], err_path[4200];
+    snprintf(out_path, sizeof out_path, "%s/stdout", work);
+    snprintf(err_path, sizeof err_path, "%s/stderr", work);
+    char *argv[64];
+    size_t n = 0;
+    memcpy(&argv[n++], &prog, sizeof prog);
+    for (size_t i = 0; args[i]; i++) {
+        assert_true(n < 63);
+        memcpy(&argv[n++], &args[i], sizeof args[i]);
+    }
+    argv[n] = NULL;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0) _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(prog, argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    return pid;
+}
+
+static int finish(pid_t pid)
+{
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    char path[4200];
+    at_free(out_text);
+    at_free(err_text);
+    snprintf(path, sizeof path, "%s/stdout", work);
+    out_text = at_test_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/stderr", work);
+    err_text = at_test_read_file(path, NULL);
+    assert_non_null(out_text);
+    assert_non_null(err_text);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) print_error("stdout:\n%s\nstderr:\n%s\n", out_text, err_text);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run(const char *const *args)
+{
+    return finish(start(args));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(work, sizeof work, "%s", at_test_tmpdir("tune_network"));
+    const char *bin = getenv("AT_BINARY_DIR");
+    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    snprintf(tophub, sizeof tophub, "%s", at_test_shared_path("data/tophub"));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    at_free(out_text);
+    at_free(err_text);
+    return 0;
+}
+
+static size_t count_lines(const char *path)
+{
+    char *t = at_test_read_file(path, NULL);
+    size_t n = 0;
+    for (const char *p = t; p && *p; p++) n += *p == '\n';
+    at_free(t);
+    return n;
+}
+
+static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
+{
+    (void)state;
+    char log[2300], tmp[2400];
+    snprintf(log, sizeof log, "%s/resnet.log", work);
+    snprintf(tmp, sizeof tmp, "%s.tmp", log);
+    unlink(log);
+    /* a stale tmp log from another run is removed at the start */
+    at_test_write_file(tmp, "garbage\n");
+    const char *args[] = {"tune", "resnet-18", "--target", "mali", "--tuner", "random", "--n-trial", "3", "--ops",
+                          "dense", "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "3", "--log", log,
+                          "--tophub-dir", tophub, "--cache-dir", cache, "--number", "1", "--repeat", "1",
+                          "--cooldown-ms", "0", "--n-parallel", "2", "--eval-repeat", "3", NULL};
+    assert_int_equal(run(args), 0);
+    const char *lines[] = {"Extract tasks...\n", "Tuning...\n", "[Task  1/ 1] ", "Progress: (3/3)", " Done.\n",
+                           "tophub: mali_v0.06 (528 records)\n", "Compile...\n", "Evaluate inference time cost...\n",
+                           "Mean inference time (std dev): ", "Output check: matches the reference executor"};
+    const char *at = out_text;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        const char *p = strstr(at, lines[i]);
+        if (!p) print_error("missing in order: '%s' in\n%s\n", lines[i], out_text);
+        assert_non_null(p);
+        at = p;
+    }
+    assert_int_equal(access(tmp, F_OK), -1); /* removed after pick-best */
+    at_rec_log *l;
+    assert_ok(at_rec_log_load_file(log, &l));
+    assert_int_equal(l->n, 1); /* pick-best: one dense workload */
+    assert_string_equal(l->recs[0].task_name, "dense.mali");
+    assert_int_equal(l->recs[0].result.err, 0);
+    at_rec_log_free(l);
+    /* every record maps back onto its space */
+    const char *check[] = {"records", "check", log, NULL};
+    assert_int_equal(run(check), 0);
+    /* evaluate alone: the log's dense record is used, TopHub answers the convs */
+    const char *eval[] = {"evaluate", "resnet-18", "--target", "mali", "--log", log, "--image-shape", "3,32,32",
+                          "--num-classes", "10", "--seed", "3", "--repeat", "2", "--check", "--tophub-dir", tophub,
+                          "--cache-dir", cache, NULL};
+    assert_int_equal(run(eval), 0);
+    assert_non_null(strstr(out_text, "Mean inference time (std dev): "));
+    assert_non_null(strstr(out_text, "Output check: matches the reference executor"));
+    assert_non_null(strstr(err_text, "dispatch: 1 tuned by the log"));
+}
+
+/* The workload + index key of every record of a log, checked distinct; returns the count. */
+static size_t assert_distinct(const at_rec_log *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const at_rec *a = &l->recs[i], *b = &l->recs[j];
+            bool same = !strcmp(a->task_name, b->task_name) && !strcmp(a->args_json, b->args_json) &&
+                        at_config_index(a->config) == at_config_index(b->config);
+            if (same) print_error("measured twice: lines %zu and %zu\n", b->line, a->line);
+            assert_false(same);
+        }
+    return l->n;
+}
+
+static void resume_should_never_measure_a_config_twice(void **state)
+{
+    (void)state;
+    char log[2300], tmp[2400];
+    snprintf(log, sizeof log, "%s/vgg.log", work);
+    snprintf(tmp, sizeof tmp, "%s.tmp", log);
+    unlink(log);
+    unlink(tmp);
+    /* vgg-16's three dense tasks at 32x32, 3 trials each, one config per batch */
+    const char *args[] = {"tune", "vgg-16", "--target", "mali", "--tuner", "ga", "--n-trial", "3", "--ops", "dense",
+                          "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "5", "--log", log,
+                          "--keep-tmp", "--no-evaluate", "--cache-dir", cache, "--number", "1", "--repeat", "1",
+                          "--cooldown-ms", "0", "--n-parallel", "1", NULL, NULL};
+    pid_t pid = start(args);
+    /* kill once task 1 is done and task 2 has begun (4 records), or give up after 50 s */
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    size_t n = 0;
+    for (int i = 0; i < 2500 && (n = count_lines(tmp)) < 4; i++) nanosleep(&ts, NULL);
+    assert_true(n >= 4);
+    assert_int_equal(kill(-pid, SIGKILL), 0);
+    int rc = finish(pid);
+    assert_int_equal(rc, 128 + SIGKILL);
+    at_rec_log *before;
+    assert_ok(at_rec_log_load_file(tmp, &before));
+    size_t n_before = assert_distinct(before);
+    assert_true(n_before >= 4 && n_before < 9);
+
+    args[sizeof args / sizeof args[0] - 2] = "--resume";
+    assert_int_equal(run(args), 0);
+    if (n_before >= 6) assert_non_null(strstr(out_text, "already tuned: 3 trials in the tmp log"));
+    assert_non_null(strstr(err_text, "trials resumed from the tmp log"));
+    at_rec_log *after;
+    assert_ok(at_rec_log_load_file(tmp, &after));
+    assert_int_equal(assert_distinct(after), 9); /* 3 tasks x 3 trials, none twice */
+    for (size_t i = 0; i < n_before; i++) assert_string_equal(before->recs[i].text, after->recs[i].text);
+    at_rec_log_free(after);
+    at_rec_log_free(before);
+    const char *check[] = {"records", "check", log, NULL};
+    assert_int_equal(run(check), 0);
+    at_rec_log *final;
+    assert_ok(at_rec_log_load_file(log, &final));
+    assert_int_equal(final->n, 3);
+    at_rec_log_free(final);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tune_should_write_a_valid_log_and_evaluate_it),
+        cmocka_unit_test(resume_should_never_measure_a_config_twice),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

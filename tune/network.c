@@ -1,0 +1,334 @@
+/* The network tuning flow (TVM's tune_tasks) and end-to-end evaluation. Resuming reads FILE.tmp
+ * once per task and hands the task's own earlier measurements to at_tune_task (measured, never
+ * again measured); its other records are the transfer-learning history, as TVM reloads the tmp
+ * log before every task. The appender is opened per task so every finished line is on disk. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "measure/ocl.h"
+#include "tune/network.h"
+#include "tune/ocl_backend.h"
+
+static void emit(const at_tune_network_opts *o, const at_tune_net_event *ev)
+{
+    if (o->on_event) o->on_event(o->user, ev);
+}
+
+typedef struct progress_relay {
+    const at_tune_network_opts *o;
+    at_tune_net_event           ev;
+} progress_relay;
+
+static void on_progress(void *user, const at_tune_progress *p)
+{
+    progress_relay *r = user;
+    at_tune_net_event ev = r->ev;
+    ev.kind = AT_TUNE_NET_PROGRESS;
+    ev.progress = p;
+    emit(r->o, &ev);
+}
+
+static bool file_exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
+
+/* Splits the tmp log into this task's own measurements (distinct indexes, first kept) and the
+ * rest (the history view: shallow copies of the records, not owned). */
+static at_status split_tmp(const at_rec_log *tmp, const at_task *task, const char *args_json, int64_t **idx,
+                           at_result **res, size_t *n_own, at_rec_log *others)
+{
+    const char *name = at_task_template(task)->name;
+    *idx = NULL;
+    *res = NULL;
+    *n_own = 0;
+    *others = (at_rec_log){.name = tmp ? tmp->name : NULL};
+    if (!tmp || tmp->n == 0) return AT_OK;
+    int64_t *ix = at_malloc(tmp->n * sizeof *ix);
+    at_result *rs = at_calloc(tmp->n, sizeof *rs);
+    at_rec *rest = at_malloc(tmp->n * sizeof *rest);
+    if (!ix || !rs || !rest) {
+        at_free(ix);
+        at_free(rs);
+        at_free(rest);
+        return AT_OOM();
+    }
+    size_t n = 0, m = 0;
+    at_status st = AT_OK;
+    for (size_t i = 0; i < tmp->n && st == AT_OK; i++) {
+        const at_rec *r = &tmp->recs[i];
+        if (strcmp(r->task_name, name) || strcmp(r->args_json, args_json)) {
+            rest[m++] = *r;
+            continue;
+        }
+        int64_t k;
+        if (at_space_index_of(at_task_space(task), r->config, &k) != AT_OK) {
+            at_log(AT_LOG_WARN, "%s:%zu: a record of %s does not fit its space; measured again if proposed",
+                   tmp->name, r->line, name);
+            continue;
+        }
+        bool dup = false;
+        for (size_t j = 0; j < n && !dup; j++) dup = ix[j] == k;
+        if (dup) continue;
+        ix[n] = k;
+        at_result_init(&rs[n]);
+        st = at_result_copy(&rs[n], &r->result);
+        n++;
+    }
+    if (st != AT_OK) {
+        for (size_t j = 0; j < n; j++) at_result_fini(&rs[j]);
+        at_free(ix);
+        at_free(rs);
+        at_free(rest);
+        return st;
+    }
+    *idx = ix;
+    *res = rs;
+    *n_own = n;
+    others->recs = rest;
+    others->n = m;
+    return AT_OK;
+}
+
+/* Tunes task i (extraction order) as task number no of n. */
+static at_status tune_one(const at_tune_network_opts *o, const at_net_tasks *ts, size_t i, size_t no, size_t n,
+                          const char *tmp_path, at_meas_runner *runner, at_tune_network_result *sum)
+{
+    const at_task *task = at_net_tasks_at(ts, i);
+    const char *args_json = at_net_tasks_args_json(ts, i);
+    char prefix[32];
+    at_tune_task_prefix(no, n, prefix);
+    size_t n_trial = o->n_trial ? o->n_trial : 1000;
+    int64_t len = at_space_len(at_task_space(task));
+    if ((int64_t)n_trial > len) n_trial = (size_t)len;
+
+    at_rec_log *tmp = NULL;
+    if (file_exists(tmp_path)) AT_TRY(at_rec_log_load_file(tmp_path, &tmp));
+    int64_t *idx = NULL;
+    at_result *res = NULL;
+    size_t n_own = 0;
+    at_rec_log others;
+    at_status st = split_tmp(tmp, task, args_json, &idx, &res, &n_own, &others);
+    if (st != AT_OK) {
+        at_rec_log_free(tmp);
+        return st;
+    }
+    at_tuner *tuner = NULL;
+    at_tune_history *hist = NULL;
+    at_rec_appender *app = NULL;
+    at_tune_result r = {.best_index = -1};
+    size_t n_hist = 0;
+    bool skipped = n_own >= n_trial;
+    progress_relay relay = {o, {.task_no = no, .n_tasks = n, .prefix = prefix, .task = task, .n_resumed = n_own}};
+    if (!skipped) {
+        st = at_tuner_new(o->tuner, task, &o->tuner_opts, &tuner);
+        if (st == AT_OK && !o->no_transfer && others.n) {
+            st = at_tune_history_new(task, &others, &hist);
+            size_t nh = 0;
+            const at_tuner_record *recs = st == AT_OK ? at_tune_history_records(hist, &nh) : NULL;
+            if (st == AT_OK && nh) st = at_tuner_load_history(tuner, recs, nh, &n_hist);
+        }
+    }
+    relay.ev.kind = AT_TUNE_NET_TASK_BEGIN;
+    relay.ev.n_history = n_hist;
+    if (st == AT_OK) emit(o, &relay.ev);
+    if (st == AT_OK && !skipped) st = at_rec_appender_open(tmp_path, &app);
+    if (st == AT_OK && !skipped) {
+        at_tune_opts to = {.n_trial = n_trial,
+                           .early_stopping = o->early_stopping,
+                           .target_str = at_net_target_string(o->target),
+                           .log = app,
+                           .on_progress = on_progress,
+                           .user = &relay,
+                           .measured = idx,
+                           .measured_results = res,
+                           .n_measured = n_own};
+        st = at_tune_task(task, tuner, runner, &to, &r);
+        at_status cst = at_rec_appender_close(app);
+        if (st == AT_OK) st = cst;
+    }
+    if (st == AT_OK) {
+        if (skipped) {
+            r.n_trials = r.n_resumed = n_own;
+            sum->n_skipped++;
+        }
+        sum->n_measured += r.n_trials - r.n_resumed;
+        sum->n_resumed += n_own;
+        relay.ev.kind = AT_TUNE_NET_TASK_END;
+        relay.ev.result = &r;
+        relay.ev.skipped = skipped;
+        emit(o, &relay.ev);
+    }
+    at_tune_history_free(hist);
+    at_tuner_free(tuner);
+    for (size_t j = 0; j < n_own; j++) at_result_fini(&res[j]);
+    at_free(res);
+    at_free(idx);
+    at_free(others.recs);
+    at_rec_log_free(tmp);
+    return st;
+}
+
+at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result *out)
+{
+    AT_ASSERT(o);
+    if (!o->network || !o->tuner || !o->log_path)
+        return AT_FAIL(AT_EINVAL, "tuning a network needs a network, a tuner and a log path");
+    if (!at_tuner_kind_find(o->tuner)) return AT_FAIL(AT_ENOTFOUND, "unknown tuner '%s'", o->tuner);
+    size_t len = strlen(o->log_path);
+    char *tmp_path = at_malloc(len + 5);
+    if (!tmp_path) return AT_OOM();
+    memcpy(tmp_path, o->log_path, len);
+    memcpy(tmp_path + len, ".tmp", 5);
+    at_net_opts no = o->net;
+    no.params = false;
+    at_net *net = NULL;
+    at_net_tasks *ts = NULL;
+    at_meas_runner *runner = NULL;
+    at_tune_network_result sum = {0};
+    at_status st = at_net_load(o->network, &no, &net);
+    if (st == AT_OK) st = at_net_extract(net, o->target, o->ops ? o->ops : AT_NET_OPS_ALL, &ts);
+    if (st == AT_OK) {
+        sum.n_tasks = at_net_tasks_count(ts);
+        at_tune_net_event ev = {.kind = AT_TUNE_NET_EXTRACTED, .n_tasks = sum.n_tasks};
+        emit(o, &ev);
+        if (!o->resume && unlink(tmp_path) != 0 && errno != ENOENT)
+            st = AT_FAIL(AT_EIO, "cannot remove %s: %s", tmp_path, strerror(errno));
+    }
+    if (st == AT_OK) st = at_meas_ocl_runner_new(&o->measure, &runner);
+    for (size_t k = 0; st == AT_OK && k < sum.n_tasks; k++)
+        st = tune_one(o, ts, sum.n_tasks - 1 - k, k + 1, sum.n_tasks, tmp_path, runner, &sum);
+    at_meas_runner_free(runner);
+    if (st == AT_OK && file_exists(tmp_path)) {
+        at_rec_pick_stats ps;
+        st = at_rec_pick_best(tmp_path, o->log_path, &ps);
+        if (st == AT_OK) {
+            sum.n_written = ps.written;
+            at_tune_net_event ev = {.kind = AT_TUNE_NET_PICKED, .n_tasks = sum.n_tasks, .pick = &ps};
+            emit(o, &ev);
+            if (!o->keep_tmp && unlink(tmp_path) != 0) st = AT_FAIL(AT_EIO, "cannot remove %s: %s", tmp_path, strerror(errno));
+        }
+    }
+    at_net_tasks_free(ts);
+    at_net_free(net);
+    at_free(tmp_path);
+    if (st == AT_OK && out) *out = sum;
+    return st;
+}
+
+/* ---- evaluation ------------------------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void emit_eval(const at_tune_eval_opts *o, at_tune_net_event *ev)
+{
+    if (o->on_event) o->on_event(o->user, ev);
+}
+
+at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
+{
+    AT_ASSERT(o && out);
+    if (!o->network) return AT_FAIL(AT_EINVAL, "evaluating needs a network");
+    size_t repeat = o->repeat ? o->repeat : 10;
+    at_net_opts no = o->net;
+    no.params = true;
+    at_tune_eval_result res = {0};
+    at_net *net = NULL;
+    at_net_tasks *ts = NULL;
+    at_tune_dispatch *d = NULL;
+    at_net_plan *plan = NULL;
+    at_ocl_ctx *ctx = NULL;
+    at_net_exec *e = NULL;
+    float *x = NULL;
+    double *wall = at_malloc(repeat * sizeof *wall), *dev = at_malloc(repeat * sizeof *dev);
+    at_status st = wall && dev ? at_net_load(o->network, &no, &net) : AT_OOM();
+    if (st == AT_OK) st = at_net_extract(net, o->target, AT_NET_OPS_ALL, &ts);
+    if (st == AT_OK) st = at_tune_dispatch_new(at_net_target_string(o->target), &d);
+    if (st == AT_OK && o->log_path) st = at_tune_dispatch_add_log(d, o->log_path, NULL);
+    if (st == AT_OK && !o->no_tophub) {
+        const at_tophub_package *pack = NULL;
+        size_t n = 0;
+        st = at_tune_dispatch_use_tophub(d, &o->tophub, &pack, &n);
+        at_tune_net_event ev = {.kind = AT_TUNE_NET_TOPHUB, .pack = pack, .n_records = n};
+        if (st == AT_OK) emit_eval(o, &ev);
+    }
+    if (st == AT_OK) st = at_net_plan_new(net, ts, at_tune_dispatch_fn, d, &plan);
+    if (st == AT_OK) {
+        res.n_anchors_fallback = at_net_plan_n_fallback(plan);
+        res.dispatch = at_tune_dispatch_get_stats(d);
+        at_tune_net_event ev = {.kind = AT_TUNE_NET_COMPILE};
+        emit_eval(o, &ev);
+        st = at_ocl_runtime_init(o->cache_dir);
+    }
+    if (st == AT_OK) {
+        at_ocl_device_info *devs = NULL;
+        size_t n = 0, index = 0;
+        st = at_ocl_devices(&devs, &n);
+        if (st == AT_OK && n == 0) st = AT_FAIL(AT_ENOTFOUND, "no OpenCL device");
+        if (st == AT_OK) st = at_ocl_device_select(devs, n, o->device, &index);
+        at_free(devs);
+        if (st == AT_OK) st = at_ocl_ctx_new(index, &ctx);
+    }
+    if (st == AT_OK) st = at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e);
+    int64_t n_in = net ? at_net_node_numel(at_net_node_at(net, 0)) : 0;
+    if (st == AT_OK) {
+        x = at_malloc((size_t)n_in * sizeof *x);
+        if (!x) st = AT_OOM();
+    }
+    if (st == AT_OK) {
+        at_rng r;
+        at_rng_seed(&r, no.seed + 7);
+        for (int64_t i = 0; i < n_in; i++) x[i] = (float)(2 * at_rng_uniform(&r) - 1);
+        at_tune_net_event ev = {.kind = AT_TUNE_NET_EVALUATE};
+        emit_eval(o, &ev);
+        st = at_net_exec_set_input(e, x);
+    }
+    if (st == AT_OK) st = at_net_exec_run(e, NULL); /* warm-up: weight packing, first launches */
+    for (size_t i = 0; st == AT_OK && i < repeat; i++) {
+        double t0 = at_clock_mono_s();
+        st = at_net_exec_run(e, &dev[i]);
+        wall[i] = (at_clock_mono_s() - t0) * 1e3;
+    }
+    if (st == AT_OK) {
+        double sum = 0, sq = 0;
+        for (size_t i = 0; i < repeat; i++) sum += wall[i];
+        res.mean_ms = sum / (double)repeat;
+        for (size_t i = 0; i < repeat; i++) sq += (wall[i] - res.mean_ms) * (wall[i] - res.mean_ms);
+        res.std_ms = sqrt(sq / (double)repeat); /* numpy's std (ddof 0), as the tutorials print */
+        res.median_ms = median(wall, repeat);
+        res.device_ms = median(dev, repeat);
+    }
+    if (st == AT_OK && o->check) {
+        res.checked = true;
+        st = at_net_exec_check(e, x, 1e-4, 1e-3, false, &res.check);
+    }
+    at_free(x);
+    at_net_exec_free(e);
+    at_ocl_ctx_free(ctx);
+    at_net_plan_free(plan);
+    at_tune_dispatch_free(d);
+    at_net_tasks_free(ts);
+    at_net_free(net);
+    at_free(dev);
+    at_free(wall);
+    if (st == AT_OK) *out = res;
+    return st;
+}

@@ -1,0 +1,120 @@
+/* Tuning a whole network (TVM's tune_relay_* tune_tasks flow, spec/autotvm_core.md §9.3) and
+ * evaluating it end to end: extract the tasks, tune them in reverse order into FILE.tmp with
+ * transfer learning from it, pick the best into FILE, then build the network with dispatch
+ * (FILE > TopHub > fallback), time it on the OpenCL device and check it against the reference
+ * executor. Resuming continues an interrupted run from FILE.tmp without measuring any config
+ * twice. Library code: everything a user sees goes through the event callback. */
+#ifndef AT_TUNE_NETWORK_H
+#define AT_TUNE_NETWORK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "measure/measure.h"
+#include "networks/exec.h"
+#include "networks/extract.h"
+#include "networks/net.h"
+#include "records/pick.h"
+#include "tophub/tophub.h"
+#include "tune/dispatch.h"
+#include "tune/tune.h"
+#include "tuners/tuner.h"
+
+/* What happened (the CLI prints these as TVM's tutorials do). */
+typedef enum at_tune_net_event_kind {
+    AT_TUNE_NET_EXTRACTED,  /* n_tasks tasks extracted */
+    AT_TUNE_NET_TASK_BEGIN, /* task task_no (1-based, tuning order) of n_tasks starts; n_resumed,
+                               n_history (records learned from) set */
+    AT_TUNE_NET_PROGRESS,   /* progress of the current task */
+    AT_TUNE_NET_TASK_END,   /* result of the current task (skipped: its budget was spent) */
+    AT_TUNE_NET_PICKED,     /* pick-best wrote the final log (pick) */
+    AT_TUNE_NET_TOPHUB,     /* evaluation loaded TopHub pack (pack, NULL if none) with n_records */
+    AT_TUNE_NET_COMPILE,    /* building the network's programs */
+    AT_TUNE_NET_EVALUATE,   /* timing it */
+} at_tune_net_event_kind;
+
+typedef struct at_tune_net_event {
+    at_tune_net_event_kind   kind;
+    size_t                   task_no, n_tasks;
+    const char              *prefix;   /* "[Task  1/16] " */
+    const at_task           *task;
+    const at_tune_progress  *progress; /* PROGRESS */
+    const at_tune_result    *result;   /* TASK_END */
+    bool                     skipped;  /* TASK_END: nothing left to measure */
+    size_t                   n_resumed, n_history;
+    const at_rec_pick_stats *pick;     /* PICKED */
+    const at_tophub_package *pack;     /* TOPHUB */
+    size_t                   n_records;/* TOPHUB */
+} at_tune_net_event;
+
+typedef void (*at_tune_net_event_fn)(void *user, const at_tune_net_event *ev);
+
+/* Options of at_tune_network; zero means the default. */
+typedef struct at_tune_network_opts {
+    const char     *network;       /* at_net_build name (required) */
+    at_net_opts     net;           /* batch, image shape (params not needed for tuning) */
+    at_net_target   target;
+    unsigned        ops;           /* 0 -> AT_NET_OPS_ALL */
+    const char     *tuner;         /* a name of the tuner table (required) */
+    at_tuner_opts   tuner_opts;
+    size_t          n_trial;       /* per task, capped at len(space); 0 -> 1000 */
+    size_t          early_stopping;/* 0 = off */
+    bool            no_transfer;   /* true: no transfer learning from the tmp log */
+    const char     *log_path;      /* FILE (required); the tmp log is FILE.tmp */
+    bool            resume;        /* keep FILE.tmp and continue from it */
+    bool            keep_tmp;      /* leave FILE.tmp in place after pick-best (TVM removes it) */
+    at_measure_opts measure;
+    at_tune_net_event_fn on_event;
+    void           *user;
+} at_tune_network_opts;
+
+/* Summary of a network tuning run. */
+typedef struct at_tune_network_result {
+    size_t n_tasks, n_skipped;  /* tasks, of which had nothing left to measure */
+    size_t n_measured;          /* configs measured by this call */
+    size_t n_resumed;           /* configs taken from FILE.tmp */
+    size_t n_written;           /* records pick-best wrote to FILE */
+} at_tune_network_result;
+
+/* Extracts, tunes every task (reverse order) into FILE.tmp, then pick-best FILE.tmp (+ an
+ * existing FILE) into FILE and removes FILE.tmp. The measuring runner is this process's only
+ * OpenCL user and is gone when this returns (evaluate afterwards). out (optional) is written on
+ * AT_OK. Returns AT_OK, AT_EINVAL (missing option; unknown network), AT_ENOTFOUND (unknown
+ * tuner, no device), the runner's, tuner's and log's statuses, AT_ENOMEM. */
+at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result *out);
+
+/* ---- evaluation ------------------------------------------------------------------------------ */
+
+typedef struct at_tune_eval_opts {
+    const char    *network;
+    at_net_opts    net;          /* params are always created (seed: net.seed) */
+    at_net_target  target;
+    const char    *log_path;     /* (optional) tuned records, above TopHub */
+    bool           no_tophub;
+    at_tophub_opts tophub;       /* where the pack is (cache dir, location) */
+    const char    *device;       /* at_ocl_device_select spec; NULL -> PoCL / the first */
+    const char    *cache_dir;    /* PoCL kernel cache */
+    size_t         repeat;       /* timed runs; 0 -> 10 */
+    bool           check;        /* compare the output with the reference executor */
+    at_tune_net_event_fn on_event;
+    void          *user;
+} at_tune_eval_opts;
+
+typedef struct at_tune_eval_result {
+    double  mean_ms, std_ms;       /* wall time per run over `repeat` runs (after a warm-up) */
+    double  median_ms;
+    double  device_ms;             /* median of the device time sums */
+    size_t  n_anchors_fallback;    /* anchors that run a fallback config */
+    at_tune_dispatch_stats dispatch;
+    bool    checked;               /* check was asked for */
+    at_net_check check;            /* what the check found (n_bad 0: matches) */
+} at_tune_eval_result;
+
+/* Builds the network with parameters, dispatches every task (log > TopHub > fallback), builds
+ * its programs on the OpenCL device and times `repeat` runs; with check, compares the network
+ * output with the reference executor (atol 1e-4, rtol 1e-3). This process must not have made a
+ * measuring runner since. *out written on AT_OK (a mismatch is AT_OK: out->check.n_bad says).
+ * Returns AT_OK, AT_EINVAL, AT_ENOTFOUND (no device / log), AT_EDEVICE, AT_EIO, AT_ENOMEM. */
+at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out);
+
+#endif
