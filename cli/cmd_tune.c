@@ -1,6 +1,7 @@
 /* autotvm tune NETWORK: TVM's tune_tasks flow (extract, tune every task in reverse order into
  * FILE.tmp with transfer learning, pick-best into FILE), then the evaluation of cmd_evaluate.c
- * with FILE > TopHub > fallback; --resume continues a killed run from FILE.tmp. */
+ * with FILE > TopHub > fallback; --resume continues a killed run from FILE.tmp. With --rpc-key
+ * the tasks are measured on a tracker's rpc-servers; the evaluation stays local. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "core/alloc.h"
+#include "measure/rpc_runner.h"
 #include "tune/network.h"
 
 static const char usage_head[] =
@@ -17,6 +19,8 @@ static const char usage_head[] =
     "device appending every result to FILE.tmp, learns each task from the records of the tasks\n"
     "before it, keeps the best record per workload in FILE, then builds the network with FILE >\n"
     "TopHub > fallback configs, times it and checks its output against the reference executor.\n"
+    "With --rpc-key and --tracker the tasks are tuned on the rpc-servers registered under KEY\n"
+    "(autotvm rpc-server); the evaluation of the whole network still runs here, on --device.\n"
     "\n"
     "  --target T                mali, or a TVM target string with the mali key (required)\n"
     "  --tuner NAME              the tuner (below; required)\n"
@@ -32,17 +36,23 @@ static const char usage_head[] =
     "  --num-classes N           classifier width (default 1000)\n"
     "  --seed N                  seeds the tuners, the parameters and the input (default 0)\n"
     "  --device SPEC             OpenCL device: index or substring of \"platform / device\"\n"
+    "                            (with --rpc-key: the evaluation's device only)\n"
     "  --number N                runs per timing round (default 4)\n"
     "  --repeat N                timing rounds per trial (default 3)\n"
     "  --timeout S               run timeout in seconds (default 10)\n"
     "  --build-timeout S         build timeout in seconds (default 10)\n"
     "  --cooldown-ms N           pause after each run (default 100)\n"
-    "  --n-parallel N            builder processes (default: cores)\n"
+    "  --n-parallel N            builder processes (default: cores); with --rpc-key:\n"
+    "                            measurements in flight (default: servers registered)\n"
     "  --eval-repeat N           timed runs of the whole network (default 10)\n"
     "  --no-evaluate             stop after pick-best\n"
     "  --tophub-dir DIR          TopHub cache directory (default: $AT_TOPHUB_DIR, else ~/.tvm/tophub)\n"
     "  --no-tophub               evaluate without TopHub's pack and reference records\n"
     "  --cache-dir DIR           PoCL's kernel cache (POCL_CACHE_DIR)\n"
+    "  --rpc-key KEY             tune on the rpc-servers registered under KEY (needs --tracker)\n"
+    "  --tracker HOST:PORT       the tracker those servers registered with\n"
+    "  --priority N              priority of the requests for a device (default 1, TVM's RPCRunner)\n"
+    "  --auth-key KEY            the servers' shared key (rpc-server --auth-key)\n"
     "  -h, --help                show this help\n"
     "\n"
     "tuners:\n";
@@ -97,7 +107,8 @@ int at_cmd_tune(int argc, char **argv)
     const char *target = NULL, *tuner = NULL, *n_trial = NULL, *early = NULL, *log = NULL, *ops = NULL,
                *batch = NULL, *shape = NULL, *classes = NULL, *seed = NULL, *device = NULL, *number = NULL,
                *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
-               *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL;
+               *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
+               *priority = NULL, *auth_key = NULL;
     int resume = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},         {"tuner", &tuner, NULL},
@@ -112,6 +123,8 @@ int at_cmd_tune(int argc, char **argv)
         {"n-parallel", &n_parallel, NULL}, {"eval-repeat", &eval_repeat, NULL},
         {"no-evaluate", NULL, &no_evaluate}, {"tophub-dir", &tophub_dir, NULL},
         {"no-tophub", NULL, &no_tophub},   {"cache-dir", &cache_dir, NULL},
+        {"rpc-key", &rpc_key, NULL},       {"tracker", &tracker, NULL},
+        {"priority", &priority, NULL},     {"auth-key", &auth_key, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -132,6 +145,16 @@ int at_cmd_tune(int argc, char **argv)
     at_tune_network_opts o = {.network = pos[0], .tuner = tuner, .resume = resume != 0, .keep_tmp = keep_tmp != 0, .no_transfer = no_transfer != 0,
                               .on_event = on_event};
     o.measure = (at_measure_opts){.device = device, .cache_dir = cache_dir};
+    if ((rpc_key != NULL) != (tracker != NULL)) return at_cli_usage_error("tune", "--rpc-key and --tracker go together");
+    if (!rpc_key && (priority || auth_key))
+        return at_cli_usage_error("tune", "--priority and --auth-key need --rpc-key and --tracker");
+    at_meas_rpc_opts ro = {.key = rpc_key, .priority = 1, .auth_key = auth_key};
+    if (rpc_key) {
+        long prio = 1;
+        if (priority && (rc = at_cli_parse_long("tune", "priority", priority, &prio))) return rc;
+        ro.priority = prio;
+        o.rpc = &ro;
+    }
     at_tune_eval_opts eo = {.network = pos[0], .no_tophub = no_tophub != 0, .device = device, .cache_dir = cache_dir,
                             .check = true};
     eo.tophub.cache_dir = tophub_dir;
@@ -181,14 +204,26 @@ int at_cmd_tune(int argc, char **argv)
         if ((rc = parse_num("eval-repeat", eval_repeat, 1, &v))) return rc;
         eo.repeat = (size_t)v;
     }
+    char *thost = NULL;
+    if (rpc_key) {
+        if (at_meas_rpc_parse_addr(tracker, &thost, &ro.tracker_port) != AT_OK)
+            return at_cli_usage_error("tune", "%s", at_last_error());
+        ro.tracker_host = thost;
+    }
     at_status st = at_net_target_parse(target, &o.target);
     if (st == AT_OK && ops) st = at_net_ops_parse(ops, &o.ops);
-    if (st != AT_OK) return at_cli_fail(st);
+    if (st != AT_OK) {
+        at_free(thost);
+        return at_cli_fail(st);
+    }
     char *log_buf = NULL;
     if (!log) {
         size_t n = strlen(pos[0]) + 5;
         log_buf = at_malloc(n);
-        if (!log_buf) return at_cli_fail(AT_OOM());
+        if (!log_buf) {
+            at_free(thost);
+            return at_cli_fail(AT_OOM());
+        }
         snprintf(log_buf, n, "%s.log", pos[0]);
         log = log_buf;
     }
@@ -197,6 +232,7 @@ int at_cmd_tune(int argc, char **argv)
     fflush(stdout);
     at_tune_network_result r;
     st = at_tune_network(&o, &r);
+    at_free(thost);
     if (st != AT_OK) {
         printf("\n");
         at_free(log_buf);

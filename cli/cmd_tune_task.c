@@ -1,5 +1,6 @@
-/* autotvm tune-task: tunes one task on an OpenCL device with one of the tuners of the names
- * table (tuners/tuner.h), appending every result to a log and showing TVM's progress line;
+/* autotvm tune-task: tunes one task on an OpenCL device, or with --rpc-key on the devices
+ * registered with a tracker (measure/rpc_runner.h), with one of the tuners of the names table
+ * (tuners/tuner.h), appending every result to a log and showing TVM's progress line;
  * --history gives the tuner earlier tasks' records (transfer learning). */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "core/alloc.h"
 #include "measure/ocl.h"
+#include "measure/rpc_runner.h"
 #include "records/log.h"
 #include "templates/template.h"
 #include "tune/tune.h"
@@ -22,6 +24,8 @@ static const char usage_head[] =
     "Tunes one task on an OpenCL device (PoCL by default): the tuner proposes configs, worker\n"
     "processes build them in parallel and run them one at a time, every result is appended to\n"
     "FILE as an AutoTVM v0.2 log line, and the progress line is TVM's.\n"
+    "With --rpc-key and --tracker the configs are measured instead on the rpc-servers registered\n"
+    "under KEY (autotvm rpc-server), as many at once as servers are registered.\n"
     "\n"
     "  TEMPLATE                  a registered OpenCL template, e.g. testing/matmul\n"
     "  --args ARGS               the task's arguments: 512,512,512 or a JSON list\n"
@@ -48,10 +52,15 @@ static const char usage_head[] =
     "  --timeout S               run timeout in seconds (default 10)\n"
     "  --build-timeout S         build timeout in seconds (default 10)\n"
     "  --cooldown-ms N           pause after each run (default 100)\n"
-    "  --n-parallel N            builder processes = configs per batch (default: cores)\n"
+    "  --n-parallel N            builder processes = configs per batch (default: cores); with\n"
+    "                            --rpc-key: measurements in flight (default: servers registered)\n"
     "  --check-correctness       compare outputs with the reference (WRONG_ANSWER otherwise)\n"
     "  --target-string T         target written into the log (default \"opencl\")\n"
     "  --cache-dir DIR           PoCL's kernel cache (POCL_CACHE_DIR)\n"
+    "  --rpc-key KEY             measure on the rpc-servers registered under KEY (needs --tracker)\n"
+    "  --tracker HOST:PORT       the tracker those servers registered with\n"
+    "  --priority N              priority of the requests for a device (default 1, TVM's RPCRunner)\n"
+    "  --auth-key KEY            the servers' shared key (rpc-server --auth-key)\n"
     "  -h, --help                show this help\n"
     "\n"
     "tuners:\n";
@@ -121,7 +130,8 @@ int at_cmd_tune_task(int argc, char **argv)
                *seed_s = NULL, *history_path = NULL, *prefix = "[Task  1/ 1] ", *plan_s = NULL, *div_s = NULL,
                *xgb_threads_s = NULL, *pop_s = NULL, *elite_s = NULL, *mut_s = NULL, *device = NULL, *number = NULL,
                *repeat = NULL, *min_repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL,
-               *n_parallel = NULL, *target_string = "opencl", *cache_dir = NULL;
+               *n_parallel = NULL, *target_string = "opencl", *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
+               *priority = NULL, *auth_key = NULL;
     int check = 0;
     const at_cli_opt opts[] = {
         {"args", &args, NULL},
@@ -149,6 +159,10 @@ int at_cmd_tune_task(int argc, char **argv)
         {"check-correctness", NULL, &check},
         {"target-string", &target_string, NULL},
         {"cache-dir", &cache_dir, NULL},
+        {"rpc-key", &rpc_key, NULL},
+        {"tracker", &tracker, NULL},
+        {"priority", &priority, NULL},
+        {"auth-key", &auth_key, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -199,6 +213,23 @@ int at_cmd_tune_task(int argc, char **argv)
     if (repeat && (mo.repeat == 0 || mo.repeat > 64)) return at_cli_usage_error("tune-task", "--repeat must be 1..64");
     if (plan_s && tu.plan_size == 0) return at_cli_usage_error("tune-task", "--plan-size must be >= 1");
     if (pop_s && tu.pop_size == 0) return at_cli_usage_error("tune-task", "--pop-size must be >= 1");
+    if ((rpc_key != NULL) != (tracker != NULL)) return at_cli_usage_error("tune-task", "--rpc-key and --tracker go together");
+    if (!rpc_key && (priority || auth_key))
+        return at_cli_usage_error("tune-task", "--priority and --auth-key need --rpc-key and --tracker");
+    if (rpc_key && (device || cache_dir))
+        return at_cli_usage_error("tune-task",
+                                  "--device and --cache-dir choose a local device; with --rpc-key the servers' devices measure");
+    at_meas_rpc_opts ro = {.key = rpc_key, .priority = 1, .auth_key = auth_key};
+    char *thost = NULL;
+    if (rpc_key) {
+        long prio = 1;
+        if (priority && (rc = at_cli_parse_long("tune-task", "priority", priority, &prio))) return rc;
+        ro.priority = prio;
+        if (at_meas_rpc_parse_addr(tracker, &thost, &ro.tracker_port) != AT_OK)
+            return at_cli_usage_error("tune-task", "%s", at_last_error());
+        ro.tracker_host = thost;
+    }
+    ro.measure = mo;
 
     at_task *task = NULL;
     at_tuner *tuner = NULL;
@@ -211,7 +242,7 @@ int at_cmd_tune_task(int argc, char **argv)
     if (st == AT_OK) st = at_tuner_new(tuner_name, task, &tu, &tuner);
     if (st == AT_OK) st = at_rec_appender_open(log_path, &app);
     /* the worker processes fork before XGBoost trains anything in this process */
-    if (st == AT_OK) st = at_meas_ocl_runner_new(&mo, &runner);
+    if (st == AT_OK) st = rpc_key ? at_meas_rpc_runner_new(&ro, &runner) : at_meas_ocl_runner_new(&mo, &runner);
     if (st == AT_OK && history_path) {
         st = at_rec_log_load_file(history_path, &hist_log);
         if (st == AT_OK) st = at_tune_history_new(task, hist_log, &hist);
@@ -243,5 +274,6 @@ int at_cmd_tune_task(int argc, char **argv)
     at_rec_log_free(hist_log);
     at_tuner_free(tuner);
     at_task_free(task);
+    at_free(thost);
     return st == AT_OK ? 0 : at_cli_fail(st);
 }

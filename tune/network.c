@@ -203,7 +203,13 @@ at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result 
         if (!o->resume && unlink(tmp_path) != 0 && errno != ENOENT)
             st = AT_FAIL(AT_EIO, "cannot remove %s: %s", tmp_path, strerror(errno));
     }
-    if (st == AT_OK) st = at_meas_ocl_runner_new(&o->measure, &runner);
+    if (st == AT_OK && o->rpc) {
+        at_meas_rpc_opts ro = *o->rpc;
+        ro.measure = o->measure;
+        st = at_meas_rpc_runner_new(&ro, &runner);
+    } else if (st == AT_OK) {
+        st = at_meas_ocl_runner_new(&o->measure, &runner);
+    }
     for (size_t k = 0; st == AT_OK && k < sum.n_tasks; k++)
         st = tune_one(o, ts, sum.n_tasks - 1 - k, k + 1, sum.n_tasks, tmp_path, runner, &sum);
     at_meas_runner_free(runner);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "measure/measure.h"
+#include "measure/rpc_runner.h"
 #include "networks/exec.h"
 #include "networks/extract.h"
 #include "networks/net.h"
@@ -64,6 +65,9 @@ typedef struct at_tune_network_opts {
     bool            resume;        /* keep FILE.tmp and continue from it */
     bool            keep_tmp;      /* leave FILE.tmp in place after pick-best (TVM removes it) */
     at_measure_opts measure;
+    const at_meas_rpc_opts *rpc;   /* NULL: measure on the local OpenCL device; else on the
+                                      rpc-servers under rpc->key (rpc->measure is replaced by
+                                      measure above) */
     at_tune_net_event_fn on_event;
     void           *user;
 } at_tune_network_opts;
@@ -77,10 +81,11 @@ typedef struct at_tune_network_result {
 } at_tune_network_result;
 
 /* Extracts, tunes every task (reverse order) into FILE.tmp, then pick-best FILE.tmp (+ an
- * existing FILE) into FILE and removes FILE.tmp. The measuring runner is this process's only
- * OpenCL user and is gone when this returns (evaluate afterwards). out (optional) is written on
- * AT_OK. Returns AT_OK, AT_EINVAL (missing option; unknown network), AT_ENOTFOUND (unknown
- * tuner, no device), the runner's, tuner's and log's statuses, AT_ENOMEM. */
+ * existing FILE) into FILE and removes FILE.tmp. The measuring runner (local: this process's
+ * only OpenCL user; or remote with rpc) is gone when this returns (evaluate afterwards). out
+ * (optional) is written on AT_OK. Returns AT_OK, AT_EINVAL (missing option; unknown network),
+ * AT_ENOTFOUND (unknown tuner, no device, no server under rpc->key), the runner's, tuner's and
+ * log's statuses, AT_ENOMEM. */
 at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result *out);
 
 /* ---- evaluation ------------------------------------------------------------------------------ */
