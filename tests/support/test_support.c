@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/alloc.h"
@@ -79,4 +81,55 @@ void at_test_write_file(const char *path, const char *text)
     }
     fputs(text, f);
     fclose(f);
+}
+
+pid_t at_test_cli_start(const char *workdir, const char *const *args)
+{
+    const char *prog = getenv("AT_AUTOTVM");
+    if (!prog || !*prog) {
+        print_error("AT_AUTOTVM is not set (run through ctest)\n");
+        fail();
+    }
+    char out_path[4200], err_path[4200];
+    snprintf(out_path, sizeof out_path, "%s/stdout", workdir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
+    char *argv[64];
+    size_t n = 0;
+    memcpy(&argv[n++], &prog, sizeof prog);
+    for (size_t i = 0; args[i]; i++) {
+        assert_true(n < 63);
+        memcpy(&argv[n++], &args[i], sizeof args[i]);
+    }
+    argv[n] = NULL;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0) _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(prog, argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    return pid;
+}
+
+int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err)
+{
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    char path[4200];
+    at_free(*out);
+    at_free(*err);
+    snprintf(path, sizeof path, "%s/stdout", workdir);
+    *out = at_test_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/stderr", workdir);
+    *err = at_test_read_file(path, NULL);
+    assert_non_null(*out);
+    assert_non_null(*err);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) print_error("stdout:\n%s\nstderr:\n%s\n", *out, *err);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include <sys/types.h>
+
 #include "core/status.h"
 
 /* Fails the test with the status text and this thread's error detail unless s == AT_OK. */
@@ -30,5 +32,14 @@ char *at_test_read_file(const char *path, size_t *len);
 
 /* Writes text to a file, replacing it; fails the test on error. */
 void at_test_write_file(const char *path, const char *text);
+
+/* Starts the autotvm binary ($AT_AUTOTVM, set by ctest) with args (NULL-terminated) in its own
+ * process group; its stdout and stderr go to workdir/stdout and workdir/stderr. Fails the test
+ * when the binary is unknown or fork fails. */
+pid_t at_test_cli_start(const char *workdir, const char *const *args);
+
+/* Waits for pid, replaces *out and *err (at_free'd; may be NULL at first) with what it printed
+ * and returns its exit code (128 + signal when killed); prints both streams on a non-zero exit. */
+int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err);
 
 #endif

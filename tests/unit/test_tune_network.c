@@ -24,53 +24,12 @@ static char *out_text, *err_text;
 /* Starts autotvm with args in its own process group; stdout/stderr go to files in work. */
 static pid_t start(const char *const *args)
 {
-    const char *prog = getenv("AT_AUTOTVM");
-    if (!prog || !*prog) {
-        print_error("AT_AUTOTVM is not set (run through ctest)\n");
-        fail();
-    }
-    char out_path[4200], err_path[4200];
-    snprintf(out_path, sizeof out_path, "%s/stdout", work);
-    snprintf(err_path, sizeof err_path, "%s/stderr", work);
-    char *argv[64];
-    size_t n = 0;
-    memcpy(&argv[n++], &prog, sizeof prog);
-    for (size_t i = 0; args[i]; i++) {
-        assert_true(n < 63);
-        memcpy(&argv[n++], &args[i], sizeof args[i]);
-    }
-    argv[n] = NULL;
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        setpgid(0, 0);
-        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0) _exit(127);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(prog, argv);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    return pid;
+    return at_test_cli_start(work, args);
 }
 
 static int finish(pid_t pid)
 {
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    char path[4200];
-    at_free(out_text);
-    at_free(err_text);
-    snprintf(path, sizeof path, "%s/stdout", work);
-    out_text = at_test_read_file(path, NULL);
-    snprintf(path, sizeof path, "%s/stderr", work);
-    err_text = at_test_read_file(path, NULL);
-    assert_non_null(out_text);
-    assert_non_null(err_text);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) print_error("stdout:\n%s\nstderr:\n%s\n", out_text, err_text);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return at_test_cli_finish(work, pid, &out_text, &err_text);
 }
 
 static int run(const char *const *args)
