@@ -123,7 +123,7 @@ int at_cmd_rpc_server(int argc, char **argv)
         return at_cli_fail(st);
     }
     if (st != AT_OK) {
-        fprintf(stderr, "autotvm rpc-server: warning: no measurement device (%s); MEASURE requests will fail\n",
+        fprintf(stderr, "autotvm rpc-server: warning: no measurement device (%s); OpenCL measurements will fail (VTA ones run on the simulator)\n",
                 at_last_error());
         ho.no_probe = true;
         if ((st = at_meas_rpc_handler_new(&ho, &handler)) != AT_OK) {

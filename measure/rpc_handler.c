@@ -1,5 +1,6 @@
 /* The rpc-server's measurement handler: request -> (template, args, config) checked against this
- * server's own registry -> one-worker OpenCL pool -> reply. Nothing from the wire reaches a
+ * server's own registry -> one-worker OpenCL pool, or for VTA the simulator in-process (it runs
+ * no device code, so it needs neither the pool nor an OpenCL device) -> reply. Nothing from the wire reaches a
  * template unchecked: the config must be the point of the server's space that its index names,
  * so a template's AT_ASSERTs on knob kinds and positions cannot fire. */
 #include "measure/rpc_handler.h"
@@ -12,6 +13,7 @@
 #include "core/log.h"
 #include "measure/ocl.h"
 #include "measure/rpc_proto.h"
+#include "measure/vta_runner.h"
 
 struct at_meas_rpc_handler {
     char                     *device, *cache_dir;
@@ -116,11 +118,14 @@ static const at_template *find_template(const at_meas_rpc_handler *h, const char
 
 static at_status make_task(const at_meas_rpc_handler *h, const at_meas_rpc_request *q, at_task **out)
 {
-    if (q->target != AT_TARGET_OPENCL)
-        return AT_FAIL(AT_EUNSUPPORTED, "this rpc-server measures OpenCL templates; the request is for target %lu",
+    if (q->target != AT_TARGET_OPENCL && q->target != AT_TARGET_VTA)
+        return AT_FAIL(AT_EUNSUPPORTED, "this rpc-server measures OpenCL and VTA templates; the request is for target %lu",
                        (unsigned long)q->target);
-    const at_template *t = find_template(h, q->template_name, AT_TARGET_OPENCL);
-    if (!t) return AT_FAIL(AT_ENOTFOUND, "this rpc-server has no OpenCL template '%s'", q->template_name);
+    at_target_family target = (at_target_family)q->target;
+    const at_template *t = find_template(h, q->template_name, target);
+    if (!t)
+        return AT_FAIL(AT_ENOTFOUND, "this rpc-server has no %s template '%s'",
+                       target == AT_TARGET_VTA ? "VTA" : "OpenCL", q->template_name);
     cJSON *j = NULL;
     at_status st = at_json_parse(q->args_json, strlen(q->args_json), &j);
     if (st != AT_OK) return AT_FAIL_WRAP(AT_EPARSE, "measure request: args");
@@ -225,8 +230,18 @@ at_status at_meas_rpc_handler_measure(void *ctx, const unsigned char *req, size_
     at_result_init(&res);
     at_status st = make_task(h, &q, &task);
     if (st == AT_OK) st = make_config(&q, task, &cfg);
-    if (st == AT_OK) st = ensure_pool(h, &q);
-    if (st == AT_OK) {
+    bool vta = q.target == AT_TARGET_VTA;
+    char device[AT_MEAS_RPC_MAX_DEVICE + 1] = "";
+    if (st == AT_OK && vta) {
+        /* the default pynq 1x16 simulator, as the local VTA runner measures */
+        at_vta_hw hw;
+        at_vta_hw_default(&hw);
+        snprintf(device, sizeof device, "VTA simulator %s", hw.model);
+        st = at_meas_vta_measure_one(&hw, task, cfg, q.check_correctness, q.seed, &res, NULL);
+    }
+    if (st == AT_OK && !vta) st = ensure_pool(h, &q);
+    if (st == AT_OK && !vta) {
+        snprintf(device, sizeof device, "%s", at_meas_ocl_device(h->pool)->name);
         at_meas_input in = {task, cfg};
         st = at_meas_ocl_measure(h->pool, &in, 1, &res);
         /* a pool that lost its device is useless for the next request too */
@@ -245,9 +260,6 @@ at_status at_meas_rpc_handler_measure(void *ctx, const unsigned char *req, size_
             if (!(cut = at_strndup(msg, AT_MEAS_RPC_MAX_MSG))) st = AT_OOM();
             msg = cut;
         }
-        const at_ocl_device_info *dev = at_meas_ocl_device(h->pool);
-        char device[AT_MEAS_RPC_MAX_DEVICE + 1];
-        snprintf(device, sizeof device, "%s", dev->name);
         at_meas_rpc_reply rep = {
             .id = q.id,
             .config_index = q.config_index,

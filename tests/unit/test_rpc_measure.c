@@ -1,7 +1,8 @@
 /* measure/'s remote-measurement pieces without a device or a network: the measure payload codec
  * (pinned bytes, round trips, every field's check, every truncation, allocation failures), the
  * rpc-server handler's refusals of requests that do not fit its templates (before any device is
- * touched), and the runner's option and address checks. */
+ * touched), a VTA measurement by the handler (the simulator: no device) against a local one, and
+ * the runner's option and address checks. */
 #include "tests/support/test_support.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "measure/rpc_handler.h"
 #include "measure/rpc_proto.h"
 #include "measure/rpc_runner.h"
+#include "measure/vta_runner.h"
 
 static const char ARGS[] = "[64, 64, 64, \"float32\"]";
 static const char CONFIG[] =
@@ -387,7 +389,7 @@ static void handler_should_refuse_requests_that_do_not_fit_its_templates(void **
     } refusal;
     refusal cases[10];
     for (size_t i = 0; i < 10; i++) cases[i].q = sample_request();
-    cases[0].q.target = 2, cases[0].want = AT_EUNSUPPORTED, cases[0].needle = "measures OpenCL templates";
+    cases[0].q.target = 1, cases[0].want = AT_EUNSUPPORTED, cases[0].needle = "measures OpenCL and VTA templates";
     cases[1].q.template_name = "testing/nothing", cases[1].want = AT_ENOTFOUND, cases[1].needle = "no OpenCL template 'testing/nothing'";
     cases[2].q.args_json = "[64, 64", cases[2].want = AT_EPARSE, cases[2].needle = "measure request: args";
     cases[3].q.args_json = "{\"n\": 64}", cases[3].want = AT_EPARSE, cases[3].needle = "not a JSON list";
@@ -418,6 +420,73 @@ static void handler_should_refuse_requests_that_do_not_fit_its_templates(void **
     at_rpc_session_handler hooks = at_meas_rpc_handler_hooks(NULL);
     assert_true(hooks.measure == at_meas_rpc_handler_measure);
     assert_true(hooks.session_end == at_meas_rpc_handler_reset);
+}
+
+/* VTA requests run on the simulator in the handler's process: no probe, no pool, no OpenCL. The
+ * simulator is deterministic, so the remote cost equals a local measurement's bit for bit. */
+static void handler_should_measure_vta_templates_on_the_simulator_as_locally(void **state)
+{
+    (void)state;
+    at_task *task;
+    at_config *cfg;
+    assert_ok(at_task_create("conv2d_packed.vta", AT_TARGET_VTA, "1,16,8,8,16,3,3,1,1", &task));
+    assert_ok(at_task_config(task, 0, &cfg));
+    at_result local;
+    at_result_init(&local);
+    assert_ok(at_meas_vta_measure_one(NULL, task, cfg, true, 7, &local, NULL));
+    assert_int_equal(local.err, AT_MEAS_OK);
+    assert_int_equal(local.n_costs, 1);
+
+    at_strbuf args, config, req, reply;
+    at_strbuf_init(&args);
+    at_strbuf_init(&config);
+    at_strbuf_init(&req);
+    at_strbuf_init(&reply);
+    at_strbuf_putc(&args, '[');
+    at_op_args_write_json(at_task_args(task), &args);
+    at_strbuf_putc(&args, ']');
+    at_config_write_json(cfg, &config);
+    at_meas_rpc_request q = sample_request();
+    q.target = AT_TARGET_VTA;
+    q.template_name = "conv2d_packed.vta";
+    q.args_json = at_strbuf_cstr(&args);
+    q.config_json = at_strbuf_cstr(&config);
+    q.space_len = at_space_range_len(at_task_space(task));
+    q.config_index = 0;
+    q.seed = 7;
+    encode_request(&q, &req);
+
+    at_meas_rpc_handler_opts o = {.no_probe = true};
+    at_meas_rpc_handler *h;
+    assert_ok(at_meas_rpc_handler_new(&o, &h));
+    assert_ok(at_meas_rpc_handler_measure(h, (const unsigned char *)req.data, req.len, &reply));
+    at_meas_rpc_reply d;
+    assert_ok(at_meas_rpc_reply_decode(reply.data, reply.len, &d));
+    assert_int_equal(d.err, AT_MEAS_OK);
+    assert_int_equal(d.id, q.id);
+    assert_int_equal(d.config_index, 0);
+    assert_int_equal(d.n_costs, 1);
+    assert_true(d.costs_s[0] > 0);
+    assert_true(d.costs_s[0] == local.costs_s[0]);
+    assert_non_null(strstr(d.device, "VTA simulator"));
+    at_meas_rpc_reply_fini(&d);
+
+    /* a VTA template this server lacks is refused, naming the target it looked under */
+    at_strbuf_fini(&req); /* encode_request starts a fresh buffer */
+    at_strbuf_clear(&reply);
+    q.template_name = "conv2d_nchw.vta";
+    encode_request(&q, &req);
+    assert_int_equal(at_meas_rpc_handler_measure(h, (const unsigned char *)req.data, req.len, &reply), AT_ENOTFOUND);
+    assert_non_null(strstr(at_last_error(), "no VTA template 'conv2d_nchw.vta'"));
+
+    at_meas_rpc_handler_free(h);
+    at_strbuf_fini(&args);
+    at_strbuf_fini(&config);
+    at_strbuf_fini(&req);
+    at_strbuf_fini(&reply);
+    at_result_fini(&local);
+    at_config_free(cfg);
+    at_task_free(task);
 }
 
 /* ---- runner options ---------------------------------------------------------------------------- */
@@ -480,6 +549,7 @@ int main(void)
         cmocka_unit_test(reply_should_round_trip_results_and_failures),
         cmocka_unit_test(reply_checks_should_reject_inconsistent_results),
         cmocka_unit_test(handler_should_refuse_requests_that_do_not_fit_its_templates),
+        cmocka_unit_test(handler_should_measure_vta_templates_on_the_simulator_as_locally),
         cmocka_unit_test(runner_should_reject_bad_options_before_any_network),
         cmocka_unit_test(tracker_addresses_should_parse_as_tvm_splits_them),
     };

@@ -29,6 +29,7 @@
 #include "measure/rpc_handler.h"
 #include "measure/rpc_proto.h"
 #include "measure/rpc_runner.h"
+#include "measure/vta_runner.h"
 #include "rpc/client.h"
 #include "rpc/server.h"
 #include "rpc/tracker.h"
@@ -440,6 +441,44 @@ static void remote_results_should_match_local_ones_config_for_config(void **stat
     free_inputs(&x);
 }
 
+/* A VTA task through tracker and rpc-server: the server simulates it (no OpenCL on its side),
+ * and the deterministic simulator gives the remote cost bit for bit equal to a local one. */
+static void vta_task_should_be_measured_remotely_as_locally(void **state)
+{
+    (void)state;
+    at_task *task;
+    at_config *cfg;
+    assert_ok(at_task_create("conv2d_packed.vta", AT_TARGET_VTA, "1,16,8,8,16,3,3,1,1", &task));
+    assert_ok(at_task_config(task, 0, &cfg));
+    at_measure_opts mo = measure_opts();
+    at_result local, remote;
+    at_result_init(&local);
+    at_result_init(&remote);
+    assert_ok(at_meas_vta_measure_one(NULL, task, cfg, mo.check_correctness, mo.seed, &local, NULL));
+    assert_int_equal(local.err, AT_MEAS_OK);
+
+    world *w = start_world(1);
+    at_meas_rpc_opts ro = rpc_opts(w);
+    at_meas_runner *r;
+    assert_ok(at_meas_rpc_runner_new(&ro, &r));
+    at_meas_input in = {task, cfg};
+    assert_ok(at_meas_runner_measure(r, &in, 1, &remote));
+    if (remote.err != AT_MEAS_OK) fail_msg("remote: %s: %s", at_meas_err_name(remote.err), remote.msg ? remote.msg : "");
+    assert_int_equal(remote.n_costs, 1);
+    assert_true(remote.costs_s[0] > 0 && remote.costs_s[0] == local.costs_s[0]);
+    size_t n_tr;
+    const at_meas_rpc_trace *tr = at_meas_rpc_last_traces(r, &n_tr);
+    assert_int_equal(n_tr, 1);
+    assert_non_null(strstr(tr[0].device, "VTA simulator"));
+
+    at_meas_runner_free(r);
+    stop_world(w);
+    at_result_fini(&local);
+    at_result_fini(&remote);
+    at_config_free(cfg);
+    at_task_free(task);
+}
+
 /* A one-shot fault armed through a flag file costs one attempt; everything ends measured. */
 static void check_fault_requeues_once(const char *flag, int session_timeout_ms, at_meas_err first_err, const char *first_msg)
 {
@@ -726,6 +765,7 @@ int main(void)
         cmocka_unit_test_teardown(remote_results_should_match_local_ones_config_for_config, teardown),
         cmocka_unit_test_teardown(malformed_payloads_should_be_refused_while_the_server_keeps_serving, teardown),
         cmocka_unit_test_teardown(runner_should_fail_without_a_tracker_or_a_server, teardown),
+        cmocka_unit_test_teardown(vta_task_should_be_measured_remotely_as_locally, teardown),
     };
     const struct CMUnitTest faults[] = {
         cmocka_unit_test_teardown(crashed_session_should_cost_one_attempt_and_be_measured_again, teardown),
