@@ -453,16 +453,6 @@ void at_ocl_prog_free(at_ocl_prog *p)
     at_free(p);
 }
 
-at_status at_ocl_prog_kernel_max_wg(const at_ocl_prog *p, size_t k, size_t *out)
-{
-    AT_ASSERT(k < p->n_kernels);
-    size_t wg = 0;
-    AT_TRY(at_ocl_check(clGetKernelWorkGroupInfo(p->kernels[k], p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
-                        "clGetKernelWorkGroupInfo"));
-    *out = wg;
-    return AT_OK;
-}
-
 at_status at_ocl_prog_bind(at_ocl_prog *p, at_ocl_buf *const *bufs, size_t n_bufs)
 {
     for (size_t k = 0; k < p->n_kernels; k++) {
@@ -643,12 +633,6 @@ at_status at_ocl_prog_build(at_ocl_ctx *ctx, const at_ocl_code *code, const char
 void at_ocl_prog_free(at_ocl_prog *p)
 {
     AT_ASSERT(p == NULL);
-}
-
-at_status at_ocl_prog_kernel_max_wg(const at_ocl_prog *p, size_t k, size_t *out)
-{
-    (void)p, (void)k, (void)out;
-    return NO_OPENCL();
 }
 
 at_status at_ocl_prog_bind(at_ocl_prog *p, at_ocl_buf *const *bufs, size_t n_bufs)

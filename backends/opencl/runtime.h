@@ -90,9 +90,6 @@ at_status at_ocl_prog_build(at_ocl_ctx *ctx, const at_ocl_code *code, const char
                             char **log);
 void at_ocl_prog_free(at_ocl_prog *p);
 
-/* CL_KERNEL_WORK_GROUP_SIZE of kernel k: the most work-items the compiled kernel allows. */
-at_status at_ocl_prog_kernel_max_wg(const at_ocl_prog *p, size_t k, size_t *out);
-
 /* Sets every kernel's arguments: bufs[i] is the device buffer of the program's i-th buffer
  * (at_ocl_kernel_info.args index into it). AT_EDEVICE. */
 at_status at_ocl_prog_bind(at_ocl_prog *p, at_ocl_buf *const *bufs, size_t n_bufs);
