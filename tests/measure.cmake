@@ -3,7 +3,10 @@
 # autotvm devices / measure commands (e2e + device).
 at_add_test(test_measure LABELS unit DEPS measure)
 if(AT_WITH_OPENCL)
-  at_add_test(test_measure_ocl LABELS e2e device DEPS measure TIMEOUT 180)
+  # the fault-injecting template shared with tests/rpc_measure.cmake
+  add_library(at_fakes_fault STATIC fakes/fault_template.c)
+  target_link_libraries(at_fakes_fault PUBLIC at_templates at_warnings)
+  at_add_test(test_measure_ocl LABELS e2e device DEPS measure fakes_fault TIMEOUT 180)
   set_property(TEST test_measure_ocl APPEND PROPERTY ENVIRONMENT
     "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
 endif()

@@ -7,8 +7,8 @@ if(TARGET at_measure)
 endif()
 if(TARGET at_measure AND AT_WITH_OPENCL)
   # one source, two executables: local-vs-remote and refusals; crashes, timeouts, a killed server
-  at_add_test(test_rpc_measure_e2e LABELS e2e device DEPS measure TIMEOUT 120)
-  at_add_test(test_rpc_measure_faults LABELS e2e device DEPS measure TIMEOUT 120
+  at_add_test(test_rpc_measure_e2e LABELS e2e device DEPS measure fakes_fault TIMEOUT 120)
+  at_add_test(test_rpc_measure_faults LABELS e2e device DEPS measure fakes_fault TIMEOUT 120
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rpc_measure_e2e.c)
   target_compile_definitions(test_rpc_measure_faults PRIVATE AT_RPC_FAULTS=1)
   foreach(t test_rpc_measure_e2e test_rpc_measure_faults)
