@@ -79,7 +79,7 @@ const char *at_ir_for_kind_str(at_ir_for_kind k)
         [AT_IR_SERIAL] = "serial",         [AT_IR_UNROLLED] = "unrolled",     [AT_IR_VECTORIZED] = "vectorized",
         [AT_IR_VTHREAD] = "vthread",       [AT_IR_BLOCK_X] = "blockIdx.x",    [AT_IR_BLOCK_Y] = "blockIdx.y",
         [AT_IR_BLOCK_Z] = "blockIdx.z",    [AT_IR_THREAD_X] = "threadIdx.x", [AT_IR_THREAD_Y] = "threadIdx.y",
-        [AT_IR_THREAD_Z] = "threadIdx.z",
+        [AT_IR_THREAD_Z] = "threadIdx.z",  [AT_IR_PARALLEL] = "parallel",
     };
     AT_ASSERT((unsigned)k < AT_IR_FOR_KIND_COUNT);
     return names[k];

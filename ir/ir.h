@@ -144,6 +144,8 @@ typedef enum at_ir_for_kind {
     AT_IR_VTHREAD,    /* TVM's virtual thread: iterations interleaved, unrolled */
     AT_IR_BLOCK_X, AT_IR_BLOCK_Y, AT_IR_BLOCK_Z,
     AT_IR_THREAD_X, AT_IR_THREAD_Y, AT_IR_THREAD_Z,
+    AT_IR_PARALLEL,   /* CPU backends: iterations shared out over a thread pool (TVM's kParallel); an
+                         OpenCL kernel runs it as a serial loop. Not nested in another parallel loop */
     AT_IR_FOR_KIND_COUNT
 } at_ir_for_kind;
 
@@ -297,7 +299,8 @@ typedef struct at_ir_launch {
  * each thread tag has one extent per kernel and no binding nests inside another of its tag;
  * blockIdx bindings are not inside threadIdx bindings; barriers are not under a vectorized loop;
  * at most one vectorized loop per nest, extent 2..16, with no loop or barrier inside it; vector
- * loads/stores fit their buffer; and every load/store whose index range is static (loop and
+ * loads/stores fit their buffer; parallel loops are neither nested nor under a thread binding;
+ * and every load/store whose index range is static (loop and
  * binding variables over their extents, not under an if or select) stays inside its buffer.
  * Returns AT_OK or AT_EINVAL with the kernel and the first violation in the detail. */
 at_status at_ir_verify(const at_ir_program *p);

@@ -26,7 +26,7 @@ typedef struct vctx {
     bool                *bound; /* by var id: in scope now */
     int64_t              tag_extent[6];
     int                  tag_depth[6];
-    int                  thread_depth, vec_depth, guard_depth;
+    int                  thread_depth, vec_depth, guard_depth, par_depth;
 } vctx;
 
 static range unknown(void)
@@ -223,6 +223,10 @@ static at_status walk_loop(vctx *c, const at_ir_stmt *s)
                            (long long)c->tag_extent[tag], (long long)ext);
         c->tag_extent[tag] = ext;
     }
+    if (kind == AT_IR_PARALLEL && c->par_depth > 0)
+        return AT_FAIL(AT_EINVAL, "kernel %s: parallel loop %s inside another parallel loop", c->k->name, v->name);
+    if (kind == AT_IR_PARALLEL && (c->thread_depth > 0 || c->tag_depth[0] + c->tag_depth[1] + c->tag_depth[2] > 0))
+        return AT_FAIL(AT_EINVAL, "kernel %s: parallel loop %s inside a thread binding", c->k->name, v->name);
     if (kind == AT_IR_VECTORIZED && (ext < 2 || ext > AT_IR_MAX_LANES))
         return AT_FAIL(AT_EINVAL, "kernel %s: vectorized loop %s has extent %lld (2..%d allowed)", c->k->name,
                        v->name, (long long)ext, AT_IR_MAX_LANES);
@@ -230,7 +234,9 @@ static at_status walk_loop(vctx *c, const at_ir_stmt *s)
     if (tag >= 0) c->tag_depth[tag]++;
     if (tag >= 3) c->thread_depth++;
     if (kind == AT_IR_VECTORIZED) c->vec_depth++;
+    if (kind == AT_IR_PARALLEL) c->par_depth++;
     at_status st = walk_stmt(c, s->u.loop.body);
+    if (kind == AT_IR_PARALLEL) c->par_depth--;
     if (kind == AT_IR_VECTORIZED) c->vec_depth--;
     if (tag >= 3) c->thread_depth--;
     if (tag >= 0) c->tag_depth[tag]--;

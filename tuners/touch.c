@@ -89,6 +89,7 @@ static at_tuner_touch_ann ann_of(at_ir_for_kind k)
     case AT_IR_THREAD_X: return AT_TUNER_TOUCH_THREAD_X;
     case AT_IR_THREAD_Y: return AT_TUNER_TOUCH_THREAD_Y;
     case AT_IR_THREAD_Z: return AT_TUNER_TOUCH_THREAD_Z;
+    case AT_IR_PARALLEL: return AT_TUNER_TOUCH_PARALLEL;
     case AT_IR_FOR_KIND_COUNT: break;
     }
     AT_ASSERT(!"unknown loop kind");
