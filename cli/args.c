@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/target.h"
+
 int at_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -74,4 +76,39 @@ int at_cli_parse(int argc, char **argv, const at_cli_opt *opts, size_t n_opts, c
         }
     }
     return AT_CLI_OK;
+}
+
+int at_cli_task_target(const char *cmd, const char *text, int *is_llvm, const char **target_str, char *buf, size_t cap,
+                       const char **cpu)
+{
+    static const struct {
+        const char *name, *target;
+        int         llvm;
+    } names[] = {
+        {"opencl", "opencl", 0}, {"mali", "opencl -device=mali", 0}, {"arm_cpu", "llvm -device=arm_cpu", 1}, {"llvm", "llvm", 1},
+    };
+    *cpu = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(text, names[i].name)) {
+            *is_llvm = names[i].llvm;
+            *target_str = names[i].target;
+            return 0;
+        }
+    at_target tg;
+    if (at_target_parse(text, &tg) != AT_OK)
+        return at_cli_usage_error(cmd, "--target: %s (opencl, mali, arm_cpu, llvm or a TVM target string)", at_last_error());
+    int rc = 0;
+    if (!strcmp(tg.kind, "opencl") || !strcmp(tg.kind, "llvm")) {
+        *is_llvm = !strcmp(tg.kind, "llvm");
+        *target_str = text;
+        const char *mcpu = at_target_attr_value(&tg, "mcpu");
+        if (mcpu && *is_llvm) {
+            snprintf(buf, cap, "%s", mcpu);
+            *cpu = buf;
+        }
+    } else {
+        rc = at_cli_usage_error(cmd, "--target '%s': kind %s is not measured here (opencl, mali, arm_cpu, llvm)", text, tg.kind);
+    }
+    at_target_fini(&tg);
+    return rc;
 }

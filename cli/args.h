@@ -30,4 +30,13 @@ int at_cli_fail(at_status s);
 /* Parses a non-negative decimal integer option; returns 2 (after a usage error) when invalid. */
 int at_cli_parse_long(const char *cmd, const char *opt, const char *text, long *out);
 
+/* A task command's --target for OpenCL and CPU templates: "opencl" (log string "opencl"), "mali"
+ * ("opencl -device=mali"), "arm_cpu" ("llvm -device=arm_cpu", TVM's tune_relay_arm target),
+ * "llvm" ("llvm"), or a TVM target string of kind opencl or llvm (written to the log as given).
+ * *is_llvm: the template family is LLVM (measured on the host CPU); *target_str: static or
+ * text itself; *cpu: the -mcpu of a llvm target string written in buf (cap bytes), else NULL.
+ * Returns 0, or 2 after a usage error for cmd. */
+int at_cli_task_target(const char *cmd, const char *text, int *is_llvm, const char **target_str, char *buf, size_t cap,
+                       const char **cpu);
+
 #endif

@@ -1,6 +1,6 @@
 /* autotvm evaluate: builds a network with dispatch (a tuning log > the TopHub pack > fallback
- * configs), times it end to end on an OpenCL device and optionally checks its output against the
- * reference executor -- the last part of `autotvm tune`, which shares the printing here. */
+ * configs), times it end to end on an OpenCL device (or on this CPU through LLVM for --target
+ * arm_cpu) and optionally checks its output against the reference executor -- the last part of `autotvm tune`, which shares the printing here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,15 +8,22 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "tune/network.h"
+#include "tune/network_vta.h"
 
 static const char usage[] =
     "usage: autotvm evaluate NETWORK --target mali [--log FILE] [options]\n"
     "\n"
     "Builds NETWORK with the best records of FILE, then TopHub's pack, then fallback configs\n"
     "(TVM's apply_history_best over the TopHub context), runs it on an OpenCL device and prints\n"
-    "TVM's \"Mean inference time (std dev)\" line.\n"
+    "TVM's \"Mean inference time (std dev)\" line. With --target arm_cpu every layer runs on this\n"
+    "CPU through LLVM-compiled kernels (the templates' for the convolutions and dense layers).\n"
     "\n"
-    "  --target T                mali, or a TVM target string with the mali key (required)\n"
+    "  --target T                mali, arm_cpu, or a TVM target string with one of those keys\n"
+    "                            (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
+    "                            for VTA, its convs on the VTA simulator, the rest on this CPU;\n"
+    "                            latency = simulated VTA time + measured CPU time\n"
+    "  --threads N               arm_cpu: threads of the parallel loops (default: cores)\n"
+
     "  --log FILE                tuned records (optional: without it TopHub and fallbacks only)\n"
     "  --repeat N                timed runs after one warm-up (default 10)\n"
     "  --check                   compare the output with the reference executor (exit 1 if not)\n"
@@ -70,6 +77,64 @@ int at_cli_evaluate(struct at_tune_eval_opts *o)
     return 0;
 }
 
+int at_cli_evaluate_vta(struct at_tune_vta_eval_opts *o)
+{
+    o->on_event = on_event;
+    at_tune_vta_eval_result r;
+    at_status st = at_tune_vta_evaluate(o, &r);
+    if (st != AT_OK) return at_cli_fail(st);
+    printf("Mean inference time (std dev): %.2f ms (%.2f ms)\n", r.mean_ms, r.std_ms);
+    printf("%-26s  %-6s  %-15s  %10s  %9s  %6s\n", "layer", "device", "config", "cycles", "ms", "GOPS");
+    for (size_t i = 0; i < r.n_layers; i++) {
+        const at_tune_vta_layer_report *l = &r.layers[i];
+        if (l->on_vta) {
+            char cfg[32];
+            snprintf(cfg, sizeof cfg, "%s #%lld", l->source, (long long)l->config_index);
+            char gops[16] = "-";
+            if (l->gops > 0) snprintf(gops, sizeof gops, "%.2f", l->gops);
+            printf("%-26s  %-6s  %-15s  %10llu  %9.3f  %6s\n", l->name, "vta", cfg, (unsigned long long)l->cycles,
+                   l->ms, gops);
+        } else {
+            printf("%-26s  %-6s  %-15s  %10s  %9.3f  %6s\n", l->name, "cpu", "-", "-", l->ms, "-");
+        }
+    }
+    printf("VTA (simulated, %zu layers): %.2f ms (%llu cycles); CPU (measured): %.2f ms\n",
+           (size_t)(r.dispatch.n_user + r.dispatch.n_tophub + r.dispatch.n_fallback), r.vta_ms,
+           (unsigned long long)r.cycles, r.cpu_ms);
+    fprintf(stderr, "autotvm: dispatch: %zu VTA layers tuned by the log, %zu by TopHub, %zu run the fallback config\n",
+            r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback);
+    int rc = 0;
+    if (r.checked) {
+        if (r.n_bad == 0 && r.n_bad_logits == 0) {
+            printf("Output check: bit-exact with the reference executor (every packed int8 value and the logits)\n");
+        } else {
+            printf("Output check: MISMATCH: %zu int8 elements (first in layer %s), %zu logits differ\n", r.n_bad,
+                   r.first_bad_layer < r.n_layers - 2 ? r.layers[r.first_bad_layer + 1].name : "-", r.n_bad_logits);
+            fflush(stdout);
+            fprintf(stderr, "autotvm: error: the network output differs from the reference executor\n");
+            rc = 1;
+        }
+    }
+    fflush(stdout);
+    at_tune_vta_eval_result_fini(&r);
+    return rc;
+}
+
+/* --target vta: the evaluate options mapped onto the VTA network's. */
+static int evaluate_vta(const at_tune_eval_opts *e)
+{
+    if (e->net.batch > 1) return at_cli_usage_error("evaluate", "--target vta: batch 1 only (the 1x16 bitstream)");
+    if (e->net.image_shape[0] && (e->net.image_shape[0] != 3 || e->net.image_shape[1] != e->net.image_shape[2]))
+        return at_cli_usage_error("evaluate", "--target vta: the image must be 3,N,N");
+    at_tune_vta_eval_opts o = {.network = e->network, .net = {.image_hw = e->net.image_shape[1],
+                                                              .num_classes = e->net.num_classes, .seed = e->net.seed},
+                               .input_seed = e->net.seed, .log_path = e->log_path, .no_tophub = e->no_tophub,
+                               .tophub = e->tophub, .repeat = e->repeat, .check = e->check};
+    if (!at_net_vta_knows(e->network))
+        return at_cli_usage_error("evaluate", "--target vta: no network '%s' (known: resnet-18)", e->network);
+    return at_cli_evaluate_vta(&o);
+}
+
 int at_cli_parse_image_shape(const char *cmd, const char *text, int64_t out[3])
 {
     long v[3];
@@ -84,13 +149,14 @@ int at_cli_parse_image_shape(const char *cmd, const char *text, int64_t out[3])
 int at_cmd_evaluate(int argc, char **argv)
 {
     const char *target = NULL, *log = NULL, *repeat = NULL, *device = NULL, *batch = NULL, *shape = NULL,
-               *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL;
+               *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL;
     int check = 0, no_tophub = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},       {"log", &log, NULL},         {"repeat", &repeat, NULL},
         {"check", NULL, &check},         {"device", &device, NULL},   {"batch", &batch, NULL},
         {"image-shape", &shape, NULL},   {"num-classes", &classes, NULL}, {"seed", &seed, NULL},
         {"tophub-dir", &tophub_dir, NULL}, {"no-tophub", NULL, &no_tophub}, {"cache-dir", &cache_dir, NULL},
+        {"threads", &threads, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -126,6 +192,12 @@ int at_cmd_evaluate(int argc, char **argv)
         o.net.seed = (uint64_t)v;
     }
     if (shape && (rc = at_cli_parse_image_shape("evaluate", shape, o.net.image_shape))) return rc;
+    if (threads) {
+        if ((rc = at_cli_parse_long("evaluate", "threads", threads, &v))) return rc;
+        if (v < 1 || v > 4096) return at_cli_usage_error("evaluate", "--threads must be 1..4096");
+        o.n_threads = (int)v;
+    }
+    if (at_net_vta_target_is(target)) return evaluate_vta(&o);
     at_status st = at_net_target_parse(target, &o.target);
     if (st != AT_OK) return at_cli_fail(st);
     return at_cli_evaluate(&o);

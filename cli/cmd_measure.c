@@ -1,5 +1,5 @@
 /* autotvm measure: builds and runs chosen configs of one task on an OpenCL device through the
- * worker pool, or with --rpc-key on the devices registered with a tracker (measure/rpc_runner.h),
+ * worker pool (on the host CPU through LLVM with --target arm_cpu / llvm: measure/cpu.h), or with --rpc-key on the devices registered with a tracker (measure/rpc_runner.h),
  * printing each result as the v0.2 log line TVM would append (stdout) and a readable summary
  * (stderr). A failed config is a result, not a command failure. */
 #include <math.h>
@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "core/alloc.h"
+#include "measure/cpu.h"
 #include "measure/ocl.h"
 #include "measure/rpc_runner.h"
 #include "records/record.h"
@@ -27,11 +28,19 @@ static const char usage[] =
     "registered; a config whose session fails (server gone, session killed) is measured again\n"
     "once on the next free server.\n"
     "\n"
-    "  TEMPLATE            a registered OpenCL template, e.g. testing/matmul\n"
+    "With --target arm_cpu (TVM's \"llvm -device=arm_cpu\") or llvm the task is a CPU template,\n"
+    "compiled by LLVM for this machine in the worker processes and timed on wall-clock time.\n"
+    "\n"
+    "  TEMPLATE            a registered template of the target, e.g. testing/matmul\n"
     "  --args ARGS         the task's arguments: 512,512,512 or a JSON list [512, 512, 512, \"float32\"]\n"
     "  --config LIST       config indices in the task's space\n"
     "\n"
     "options:\n"
+    "  --target T            opencl (default), mali, arm_cpu, llvm, or a TVM target string of kind\n"
+    "                        opencl or llvm (an llvm -mcpu=NAME compiles for that CPU)\n"
+    "  --threads N           CPU targets: threads of a run's parallel loops (default: cores)\n"
+    "  --cache-flush         CPU targets: flush every argument but the first from the caches\n"
+    "                        before each timing round (TVM's enable_cpu_cache_flush)\n"
     "  --device SPEC         OpenCL device: index or substring of \"platform / device\" (autotvm devices)\n"
     "  --number N            runs per timing round (default 4)\n"
     "  --repeat N            timing rounds (default 3; with more than 2 the min and max are dropped)\n"
@@ -42,7 +51,7 @@ static const char usage[] =
     "  --n-parallel N        worker processes (default: cores, at most one per config); with\n"
     "                        --rpc-key: measurements in flight (default: servers registered)\n"
     "  --check-correctness   compare outputs with the reference (WRONG_ANSWER otherwise)\n"
-    "  --target-string T     target written into the log line (default \"opencl\")\n"
+    "  --target-string T     target written into the log line (default: --target's TVM string)\n"
     "  --cache-dir DIR       PoCL's kernel cache (POCL_CACHE_DIR)\n"
     "  --rpc-key KEY         measure on the rpc-servers registered under KEY (needs --tracker)\n"
     "  --tracker HOST:PORT   the tracker those servers registered with\n"
@@ -101,9 +110,10 @@ static int parse_indices(const char *text, int64_t **out, size_t *n)
 int at_cmd_measure(int argc, char **argv)
 {
     const char *args = NULL, *config = NULL, *device = NULL, *number = NULL, *repeat = NULL, *min_repeat = NULL,
-               *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL, *target_string = "opencl",
-               *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL, *priority = NULL, *auth_key = NULL;
-    int check = 0;
+               *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL, *target_string = NULL,
+               *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL, *priority = NULL, *auth_key = NULL,
+               *target = "opencl", *threads = NULL;
+    int check = 0, cache_flush = 0;
     const at_cli_opt opts[] = {
         {"args", &args, NULL},           {"config", &config, NULL},         {"device", &device, NULL},
         {"number", &number, NULL},       {"repeat", &repeat, NULL},         {"min-repeat-ms", &min_repeat, NULL},
@@ -112,6 +122,7 @@ int at_cmd_measure(int argc, char **argv)
         {"target-string", &target_string, NULL}, {"cache-dir", &cache_dir, NULL},
         {"rpc-key", &rpc_key, NULL},     {"tracker", &tracker, NULL},       {"priority", &priority, NULL},
         {"auth-key", &auth_key, NULL},
+        {"target", &target, NULL},       {"threads", &threads, NULL},       {"cache-flush", NULL, &cache_flush},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -125,7 +136,18 @@ int at_cmd_measure(int argc, char **argv)
     if (!args) return at_cli_usage_error("measure", "missing --args");
     if (!config) return at_cli_usage_error("measure", "missing --config");
 
-    at_measure_opts mo = {.device = device, .cache_dir = cache_dir, .check_correctness = check != 0};
+    int on_cpu = 0;
+    const char *tstr = NULL, *cpu = NULL;
+    char cpu_buf[128];
+    if ((rc = at_cli_task_target("measure", target, &on_cpu, &tstr, cpu_buf, sizeof cpu_buf, &cpu))) return rc;
+    if (!target_string) target_string = tstr;
+    if (!on_cpu && (threads || cache_flush))
+        return at_cli_usage_error("measure", "--threads and --cache-flush set CPU measurement (--target arm_cpu or llvm)");
+    if (on_cpu && (device || cache_dir || rpc_key))
+        return at_cli_usage_error("measure", "--device, --cache-dir and --rpc-key choose OpenCL devices; a CPU target runs here");
+    at_measure_opts mo = {.device = device, .cache_dir = cache_dir, .check_correctness = check != 0, .cpu = cpu,
+                          .enable_cpu_cache_flush = cache_flush != 0};
+    if (threads && (rc = parse_int("threads", threads, &mo.n_threads))) return rc;
     if ((number && (rc = parse_int("number", number, &mo.number))) || (repeat && (rc = parse_int("repeat", repeat, &mo.repeat))) ||
         (min_repeat && (rc = parse_int("min-repeat-ms", min_repeat, &mo.min_repeat_ms))) ||
         (timeout && (rc = parse_seconds("timeout", timeout, &mo.timeout_ms))) ||
@@ -169,7 +191,7 @@ int at_cmd_measure(int argc, char **argv)
     at_strbuf args_json;
     at_strbuf_init(&args_json);
     at_status st = configs && inputs && results ? AT_OK : AT_OOM();
-    if (st == AT_OK) st = at_task_create(pos[0], AT_TARGET_OPENCL, args, &task);
+    if (st == AT_OK) st = at_task_create(pos[0], on_cpu ? AT_TARGET_LLVM : AT_TARGET_OPENCL, args, &task);
     for (size_t i = 0; i < n && st == AT_OK; i++) {
         st = at_task_config(task, indices[i], &configs[i]);
         if (st != AT_OK)
@@ -183,7 +205,9 @@ int at_cmd_measure(int argc, char **argv)
         mo.n_parallel = (int)((size_t)(cores > 0 ? cores : 1) < n ? (size_t)(cores > 0 ? cores : 1) : n);
     }
     ro.measure = mo;
-    if (st == AT_OK) st = rpc_key ? at_meas_rpc_runner_new(&ro, &runner) : at_meas_ocl_runner_new(&mo, &runner);
+    if (st == AT_OK)
+        st = rpc_key ? at_meas_rpc_runner_new(&ro, &runner)
+                     : at_meas_local_runner_new(on_cpu ? AT_TARGET_LLVM : AT_TARGET_OPENCL, &mo, &runner);
     if (st == AT_OK) st = at_meas_runner_measure(runner, inputs, n, results);
     if (st == AT_OK) {
         at_strbuf_putc(&args_json, '[');
@@ -191,7 +215,8 @@ int at_cmd_measure(int argc, char **argv)
         at_strbuf_putc(&args_json, ']');
         st = at_strbuf_status(&args_json);
     }
-    const at_ocl_device_info *dev = st == AT_OK && !rpc_key ? at_meas_ocl_device(at_meas_ocl_of(runner)) : NULL;
+    const at_ocl_device_info *dev =
+        st == AT_OK && !rpc_key ? at_meas_ocl_device(on_cpu ? at_meas_cpu_of(runner) : at_meas_ocl_of(runner)) : NULL;
     size_t n_traces = 0;
     const at_meas_rpc_trace *traces = st == AT_OK && rpc_key ? at_meas_rpc_last_traces(runner, &n_traces) : NULL;
     for (size_t i = 0; i < n && st == AT_OK; i++) {

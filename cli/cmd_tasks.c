@@ -11,6 +11,7 @@
 #include "core/strbuf.h"
 #include "networks/extract.h"
 #include "networks/net.h"
+#include "networks/vta.h"
 
 static const char usage[] =
     "usage: autotvm tasks NETWORK [--target mali] [--ops conv2d,dense] [--batch N]\n"
@@ -25,7 +26,10 @@ static const char usage[] =
     "          squeezenet_v1.0, squeezenet_v1.1\n"
     "\n"
     "options:\n"
-    "  --target T        mali (default), or a TVM target string with the key mali\n"
+    "  --target T        mali (default), or a TVM target string with the key mali; arm_cpu (TVM's\n"
+    "                    \"llvm -device=arm_cpu\": spatial pack, depthwise, x86 dense nopack/pack);\n"
+    "                    vta (\"ext_dev -device=vta ...\"): Gluon's resnet18_v1 quantized and\n"
+    "                    packed for VTA, its conv2d_packed.vta tasks (--ops all: and add.vta)\n"
     "  --ops LIST        ops to extract: conv2d, dense, all (default conv2d, as TVM's tutorials)\n"
     "  --batch N         batch size (default 1)\n"
     "  --image-shape S   input C,H,W (default 3,224,224)\n"
@@ -122,6 +126,77 @@ static void print_json(const at_net_tasks *ts)
     }
 }
 
+/* --target vta: the quantized, packed resnet18_v1 (networks/vta.h), listed as the VTA tutorial
+ * prints its tasks (the tuple per conv task) and as a table of the workload args. */
+static int tasks_vta(const char *name, const at_net_opts *no, const char *ops_s, int json)
+{
+    bool alu = !strcmp(ops_s, "all"), conv = alu;
+    unsigned ops = 0;
+    if (!alu) {
+        if (at_net_ops_parse(ops_s, &ops) != AT_OK) return at_cli_usage_error("tasks", "%s", at_last_error());
+        conv = (ops & AT_NET_OPS_CONV2D) != 0;
+    }
+    if (!at_net_vta_knows(name))
+        return at_cli_usage_error("tasks", "--target vta: no network '%s' (known: resnet-18, Gluon's resnet18_v1)", name);
+    if (no->image_shape[0] && no->image_shape[0] != 3)
+        return at_cli_usage_error("tasks", "--target vta: the image has 3 channels");
+    if (no->image_shape[1] != no->image_shape[2])
+        return at_cli_usage_error("tasks", "--target vta: the image must be square");
+    if (no->batch > 1) return at_cli_usage_error("tasks", "--target vta: batch 1 only (the 1x16 bitstream)");
+    at_net_vta_opts vo = {.image_hw = no->image_shape[1], .num_classes = no->num_classes, .no_weights = true};
+    at_net_vta *net = NULL;
+    at_status st = at_net_vta_build(name, &vo, &net);
+    if (st == AT_EINVAL) return at_cli_usage_error("tasks", "%s", at_last_error());
+    if (st != AT_OK) return at_cli_fail(st);
+    size_t n = at_net_vta_n_tasks(net), n_conv = 0, n_alu = 0, shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (at_net_vta_task_is_alu(net, i))
+            n_alu++;
+        else
+            n_conv++;
+    }
+    if (alu && !at_tmpl_find("add.vta", AT_TARGET_VTA))
+        fprintf(stderr, "autotvm: add.vta is not registered: the residual adds give no ALU tasks\n");
+    if (!json) {
+        printf("Extract tasks...\n");
+        if (conv) {
+            printf("Extracted %zu conv2d tasks:\n", n_conv);
+            for (size_t i = 0; i < n; i++) {
+                if (at_net_vta_task_is_alu(net, i)) continue;
+                const at_conv2d_packed_args *a = &at_task_args(at_net_vta_task(net, i))->u.conv2d_packed;
+                printf("(%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
+                       ", %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 ")\n",
+                       a->data[0] * a->data[4], a->data[2], a->data[3], a->data[1] * a->data[5], a->kernel[0] * a->kernel[4],
+                       a->kernel[2], a->kernel[3], a->pad[0], a->pad[1], a->stride[0], a->stride[1]);
+            }
+        }
+        printf("%s: %zu tasks on %s (ops %s)\n", name, (conv ? n_conv : 0) + (alu ? n_alu : 0),
+               "ext_dev -device=vta -keys=cpu -model=sim_1x16_i8w8a32_15_15_18_17", ops_s);
+        printf("%4s  %-17s  %12s  %6s  %s\n", "#", "template", "FLOPs", "space", "args");
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool is_alu = at_net_vta_task_is_alu(net, i);
+        if (is_alu ? !alu : !conv) continue;
+        const at_task *t = at_net_vta_task(net, i);
+        shown++;
+        if (json) {
+            at_strbuf sb;
+            at_strbuf_init(&sb);
+            at_strbuf_printf(&sb, "{\"index\": %zu, \"template\": ", shown);
+            at_json_write_string(&sb, at_task_template(t)->name);
+            at_strbuf_printf(&sb, ", \"args\": %s, \"flop\": %.0f, \"space\": %" PRId64 "}",
+                             at_net_vta_task_args_json(net, i), at_task_flop(t), at_space_len(at_task_space(t)));
+            puts(at_strbuf_cstr(&sb));
+            at_strbuf_fini(&sb);
+        } else {
+            printf("%4zu  %-17s  %12.0f  %6" PRId64 "  %s\n", shown, at_task_template(t)->name, at_task_flop(t),
+                   at_space_len(at_task_space(t)), at_net_vta_task_args_json(net, i));
+        }
+    }
+    at_net_vta_free(net);
+    return 0;
+}
+
 int at_cmd_tasks(int argc, char **argv)
 {
     const char *target_s = "mali", *ops_s = "conv2d", *batch_s = NULL, *shape_s = NULL, *classes_s = NULL;
@@ -153,6 +228,7 @@ int at_cmd_tasks(int argc, char **argv)
         o.num_classes = v;
     }
     if (shape_s && (rc = parse_shape(shape_s, o.image_shape)) != 0) return rc;
+    if (at_net_vta_target_is(target_s)) return tasks_vta(pos[0], &o, ops_s, json);
     at_net_target target;
     unsigned ops;
     at_status st = at_net_target_parse(target_s, &target);

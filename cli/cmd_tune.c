@@ -1,6 +1,6 @@
 /* autotvm tune NETWORK: TVM's tune_tasks flow (extract, tune every task in reverse order into
  * FILE.tmp with transfer learning, pick-best into FILE), then the evaluation of cmd_evaluate.c
- * with FILE > TopHub > fallback; --resume continues a killed run from FILE.tmp. With --rpc-key
+ * with FILE > TopHub > fallback, on an OpenCL device or, for arm_cpu, on this CPU through LLVM; --resume continues a killed run from FILE.tmp. With --rpc-key
  * the tasks are measured on a tracker's rpc-servers; the evaluation stays local. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "measure/rpc_runner.h"
 #include "tune/network.h"
+#include "tune/network_vta.h"
 
 static const char usage_head[] =
     "usage: autotvm tune NETWORK --target mali --tuner NAME [options]\n"
@@ -22,7 +23,16 @@ static const char usage_head[] =
     "With --rpc-key and --tracker the tasks are tuned on the rpc-servers registered under KEY\n"
     "(autotvm rpc-server); the evaluation of the whole network still runs here, on --device.\n"
     "\n"
-    "  --target T                mali, or a TVM target string with the mali key (required)\n"
+    "  --target T                mali, arm_cpu (TVM's \"llvm -device=arm_cpu\": measured and run on\n"
+    "                            this CPU through LLVM), or a TVM target string with one of those\n"
+    "                            keys (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
+    "                            for VTA, its conv2d_packed.vta tasks tuned on the VTA simulator\n"
+    "                            (log default vta.NETWORK.log; --ops all: the add.vta tasks too),\n"
+    "                            then evaluated as autotvm evaluate\n"
+    "  --threads N               arm_cpu: threads of the parallel loops (default: cores)\n"
+    "  --cache-flush             arm_cpu: flush the arguments but the first from the caches before\n"
+    "                            each timing round (TVM's enable_cpu_cache_flush)\n"
+
     "  --tuner NAME              the tuner (below; required)\n"
     "  --n-trial N               trials per task, capped at its space size (default 1000)\n"
     "  --early-stopping N        stop a task after N trials without a better config (default off)\n"
@@ -102,14 +112,59 @@ static int parse_seconds(const char *opt, const char *text, int *ms)
     return 0;
 }
 
+/* --target vta: the packed resnet's conv2d_packed.vta tasks tuned on the VTA simulator, then its
+ * evaluation (cmd_evaluate.c). */
+static int tune_vta(at_tune_network_opts *o, const at_tune_eval_opts *eo, const char *log, const char *ops, bool rpc,
+                    bool evaluate)
+{
+    if (ops && at_net_ops_parse(ops, &o->ops) != AT_OK) return at_cli_usage_error("tune", "%s", at_last_error());
+    if (rpc || o->resume)
+        return at_cli_usage_error("tune", "--target vta tunes on the local VTA simulator: no --rpc-key, no --resume");
+    if (o->net.batch > 1) return at_cli_usage_error("tune", "--target vta: batch 1 only (the 1x16 bitstream)");
+    if (o->net.image_shape[0] && (o->net.image_shape[0] != 3 || o->net.image_shape[1] != o->net.image_shape[2]))
+        return at_cli_usage_error("tune", "--target vta: the image must be 3,N,N");
+    if (!at_net_vta_knows(o->network))
+        return at_cli_usage_error("tune", "--target vta: no network '%s' (known: resnet-18)", o->network);
+    char *log_buf = NULL;
+    if (!log) {
+        size_t n = strlen(o->network) + 9;
+        if (!(log_buf = at_malloc(n))) return at_cli_fail(AT_OOM());
+        snprintf(log_buf, n, "vta.%s.log", o->network);
+        log = log_buf;
+    }
+    o->log_path = log;
+    printf("Extract tasks...\n");
+    fflush(stdout);
+    at_tune_network_result r;
+    at_status st = at_tune_vta_network(o, &r);
+    if (st != AT_OK) {
+        printf("\n");
+        at_free(log_buf);
+        return at_cli_fail(st);
+    }
+    fprintf(stderr, "autotvm: %zu tasks, %zu configs measured on the VTA simulator; %zu records in %s\n", r.n_tasks,
+            r.n_measured, r.n_written, log);
+    int rc = 0;
+    if (evaluate) {
+        at_tune_vta_eval_opts vo = {.network = o->network,
+                                    .net = {.image_hw = o->net.image_shape[1], .num_classes = o->net.num_classes,
+                                            .seed = o->net.seed},
+                                    .input_seed = o->net.seed, .log_path = log, .no_tophub = eo->no_tophub,
+                                    .tophub = eo->tophub, .repeat = eo->repeat, .check = true};
+        rc = at_cli_evaluate_vta(&vo);
+    }
+    at_free(log_buf);
+    return rc;
+}
+
 int at_cmd_tune(int argc, char **argv)
 {
     const char *target = NULL, *tuner = NULL, *n_trial = NULL, *early = NULL, *log = NULL, *ops = NULL,
                *batch = NULL, *shape = NULL, *classes = NULL, *seed = NULL, *device = NULL, *number = NULL,
                *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
                *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
-               *priority = NULL, *auth_key = NULL;
-    int resume = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0;
+               *priority = NULL, *auth_key = NULL, *threads = NULL;
+    int resume = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},         {"tuner", &tuner, NULL},
         {"n-trial", &n_trial, NULL},       {"early-stopping", &early, NULL},
@@ -125,6 +180,7 @@ int at_cmd_tune(int argc, char **argv)
         {"no-tophub", NULL, &no_tophub},   {"cache-dir", &cache_dir, NULL},
         {"rpc-key", &rpc_key, NULL},       {"tracker", &tracker, NULL},
         {"priority", &priority, NULL},     {"auth-key", &auth_key, NULL},
+        {"threads", &threads, NULL},       {"cache-flush", NULL, &cache_flush},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -204,6 +260,13 @@ int at_cmd_tune(int argc, char **argv)
         if ((rc = parse_num("eval-repeat", eval_repeat, 1, &v))) return rc;
         eo.repeat = (size_t)v;
     }
+    if (threads) {
+        if ((rc = parse_num("threads", threads, 1, &v))) return rc;
+        o.measure.n_threads = (int)v;
+        eo.n_threads = (int)v;
+    }
+    o.measure.enable_cpu_cache_flush = cache_flush != 0;
+    if (at_net_vta_target_is(target)) return tune_vta(&o, &eo, log, ops, rpc_key != NULL, !no_evaluate);
     char *thost = NULL;
     if (rpc_key) {
         if (at_meas_rpc_parse_addr(tracker, &thost, &ro.tracker_port) != AT_OK)

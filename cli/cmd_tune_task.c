@@ -1,8 +1,11 @@
-/* autotvm tune-task: tunes one task on an OpenCL device, or with --rpc-key on the devices
- * registered with a tracker (measure/rpc_runner.h), with one of the tuners of the names table
- * (tuners/tuner.h), appending every result to a log and showing TVM's progress line;
- * --history gives the tuner earlier tasks' records (transfer learning). */
+/* autotvm tune-task: tunes one task on an OpenCL device, on this CPU through LLVM (--target
+ * arm_cpu / llvm: measure/cpu.h), on the VTA simulator (--target vta:
+ * cost = simulated cycles / clock, so a seed gives the same records every run), or with
+ * --rpc-key on the devices registered with a tracker (measure/rpc_runner.h), with one of the
+ * tuners of the names table (tuners/tuner.h), appending every result to a log and showing TVM's
+ * progress line; --history gives the tuner earlier tasks' records (transfer learning). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +14,15 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "core/alloc.h"
+#include "measure/cpu.h"
 #include "measure/ocl.h"
 #include "measure/rpc_runner.h"
+#include "measure/vta_runner.h"
 #include "records/log.h"
 #include "templates/template.h"
 #include "tune/tune.h"
 #include "tuners/tuner.h"
+#include "vta/hw.h"
 
 static const char usage_head[] =
     "usage: autotvm tune-task TEMPLATE --args ARGS --tuner NAME --n-trial N --log FILE [options]\n"
@@ -26,14 +32,26 @@ static const char usage_head[] =
     "FILE as an AutoTVM v0.2 log line, and the progress line is TVM's.\n"
     "With --rpc-key and --tracker the configs are measured instead on the rpc-servers registered\n"
     "under KEY (autotvm rpc-server), as many at once as servers are registered.\n"
+    "With --target vta the task is a VTA template (conv2d_packed.vta, ...) measured on the VTA\n"
+    "simulator: cost = simulated cycles / clock, so the same --seed gives the same records (all\n"
+    "but each record's host duration and timestamp), and the log names the target\n"
+    "\"ext_dev -device=vta -keys=cpu -model=sim_<BATCHxBLOCK_...>\" of the hardware config.\n"
     "\n"
-    "  TEMPLATE                  a registered OpenCL template, e.g. testing/matmul\n"
+    "  TEMPLATE                  a registered template of the target, e.g. testing/matmul\n"
     "  --args ARGS               the task's arguments: 512,512,512 or a JSON list\n"
     "  --tuner NAME              the tuner (below)\n"
     "  --n-trial N               trials at most\n"
     "  --log FILE                append every result to FILE\n"
     "\n"
     "options:\n"
+    "  --target T                the template's target and where configs run: opencl (default),\n"
+    "                            mali, vta, arm_cpu (TVM's \"llvm -device=arm_cpu\": LLVM on this\n"
+    "                            CPU), llvm, or a TVM target string of kind opencl or llvm\n"
+    "  --threads N               CPU targets: threads of a run's parallel loops (default: cores)\n"
+    "  --cache-flush             CPU targets: flush the arguments but the first from the caches\n"
+    "                            before each timing round (TVM's enable_cpu_cache_flush)\n"
+    "  --vta-config FILE|JSON    vta: hardware config in tvm-vta's format (default pynq 1x16);\n"
+    "                            the log's model is sim_ + its BATCHxBLOCK_... name\n"
     "  --early-stopping N        stop once N trials passed without a better config (default: off)\n"
     "  --seed N                  seeds every random choice of the tuner (default 0)\n"
     "  --history LOG             learn from the records of TEMPLATE in LOG before the first trial\n"
@@ -55,7 +73,8 @@ static const char usage_head[] =
     "  --n-parallel N            builder processes = configs per batch (default: cores); with\n"
     "                            --rpc-key: measurements in flight (default: servers registered)\n"
     "  --check-correctness       compare outputs with the reference (WRONG_ANSWER otherwise)\n"
-    "  --target-string T         target written into the log (default \"opencl\")\n"
+    "  --target-string T         target written into the log (default \"opencl\"; vta: the\n"
+    "                            simulator's ext_dev string)\n"
     "  --cache-dir DIR           PoCL's kernel cache (POCL_CACHE_DIR)\n"
     "  --rpc-key KEY             measure on the rpc-servers registered under KEY (needs --tracker)\n"
     "  --tracker HOST:PORT       the tracker those servers registered with\n"
@@ -130,8 +149,10 @@ int at_cmd_tune_task(int argc, char **argv)
                *seed_s = NULL, *history_path = NULL, *prefix = "[Task  1/ 1] ", *plan_s = NULL, *div_s = NULL,
                *xgb_threads_s = NULL, *pop_s = NULL, *elite_s = NULL, *mut_s = NULL, *device = NULL, *number = NULL,
                *repeat = NULL, *min_repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL,
-               *n_parallel = NULL, *target_string = "opencl", *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
-               *priority = NULL, *auth_key = NULL;
+               *n_parallel = NULL, *target_string = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
+               *priority = NULL, *auth_key = NULL, *target_name = "opencl", *vta_config = NULL,
+               *threads = NULL;
+    int cache_flush = 0;
     int check = 0;
     const at_cli_opt opts[] = {
         {"args", &args, NULL},
@@ -163,6 +184,10 @@ int at_cmd_tune_task(int argc, char **argv)
         {"tracker", &tracker, NULL},
         {"priority", &priority, NULL},
         {"auth-key", &auth_key, NULL},
+        {"target", &target_name, NULL},
+        {"vta-config", &vta_config, NULL},
+        {"threads", &threads, NULL},
+        {"cache-flush", NULL, &cache_flush},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -179,12 +204,55 @@ int at_cmd_tune_task(int argc, char **argv)
     if (!log_path) return at_cli_usage_error("tune-task", "missing --log");
     if (!at_tuner_kind_find(tuner_name))
         return at_cli_usage_error("tune-task", "unknown tuner '%s' (see autotvm tune-task --help)", tuner_name);
+    bool vta = !strcmp(target_name, "vta");
+    int on_cpu = 0;
+    const char *task_target = "opencl", *cpu = NULL;
+    char cpu_buf[128];
+    if (!vta && (rc = at_cli_task_target("tune-task", target_name, &on_cpu, &task_target, cpu_buf, sizeof cpu_buf, &cpu)))
+        return rc;
+    if (!on_cpu && (threads || cache_flush))
+        return at_cli_usage_error("tune-task", "--threads and --cache-flush set CPU measurement (--target arm_cpu or llvm)");
+    if (on_cpu && (device || cache_dir || rpc_key))
+        return at_cli_usage_error("tune-task", "--device, --cache-dir and --rpc-key choose OpenCL devices; a CPU target runs here");
+    if (vta_config && !vta) return at_cli_usage_error("tune-task", "--vta-config needs --target vta");
+    if (vta && rpc_key && vta_config)
+        return at_cli_usage_error("tune-task",
+                                  "rpc-servers simulate the default VTA config; --vta-config goes without --rpc-key");
+    if (vta && !rpc_key) {
+        const char *opencl_only = device          ? "device"
+                                  : cache_dir     ? "cache-dir"
+                                  : number        ? "number"
+                                  : repeat        ? "repeat"
+                                  : min_repeat    ? "min-repeat-ms"
+                                  : timeout       ? "timeout"
+                                  : build_timeout ? "build-timeout"
+                                  : cooldown      ? "cooldown-ms"
+                                  : n_parallel    ? "n-parallel"
+                                                  : NULL;
+        if (opencl_only)
+            return at_cli_usage_error("tune-task",
+                                      "--%s sets OpenCL measurement; the VTA simulator's cost is its cycle count",
+                                      opencl_only);
+    }
+    at_vta_hw hw;
+    at_vta_hw_default(&hw);
+    if (vta_config) {
+        const char *p = vta_config;
+        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+        at_status hst = *p == '{' ? at_vta_hw_from_json(vta_config, strlen(vta_config), &hw)
+                                  : at_vta_hw_load(vta_config, &hw);
+        if (hst != AT_OK) return at_cli_fail(hst);
+    }
+    char vta_target[64 + AT_VTA_BITSTREAM_MAX];
+    snprintf(vta_target, sizeof vta_target, "ext_dev -device=vta -keys=cpu -model=sim_%s", hw.bitstream);
+    if (!target_string) target_string = vta ? vta_target : task_target;
 
     char prefix_buf[256];
     snprintf(prefix_buf, sizeof prefix_buf, "%s", prefix);
     at_tune_opts to = {.target_str = target_string, .on_progress = show_progress, .user = prefix_buf};
     at_tuner_opts tu = {0};
-    at_measure_opts mo = {.device = device, .cache_dir = cache_dir, .check_correctness = check != 0};
+    at_measure_opts mo = {.device = device, .cache_dir = cache_dir, .check_correctness = check != 0, .cpu = cpu,
+                          .enable_cpu_cache_flush = cache_flush != 0};
     size_t seed = 0;
     if ((rc = parse_size("n-trial", n_trial_s, &to.n_trial)) ||
         (early_s && (rc = parse_size("early-stopping", early_s, &to.early_stopping))) ||
@@ -200,7 +268,8 @@ int at_cmd_tune_task(int argc, char **argv)
         (min_repeat && (rc = parse_int("min-repeat-ms", min_repeat, &mo.min_repeat_ms))) ||
         (timeout && (rc = parse_seconds("timeout", timeout, &mo.timeout_ms))) ||
         (build_timeout && (rc = parse_seconds("build-timeout", build_timeout, &mo.build_timeout_ms))) ||
-        (n_parallel && (rc = parse_int("n-parallel", n_parallel, &mo.n_parallel))))
+        (n_parallel && (rc = parse_int("n-parallel", n_parallel, &mo.n_parallel))) ||
+        (threads && (rc = parse_int("threads", threads, &mo.n_threads))))
         return rc;
     tu.seed = seed;
     if (mut_s && tu.mutation_prob == 0) tu.mutation_prob = -1; /* an explicit 0: no mutation */
@@ -238,11 +307,14 @@ int at_cmd_tune_task(int argc, char **argv)
     at_rec_log *hist_log = NULL;
     at_tune_history *hist = NULL;
     at_tune_result res;
-    at_status st = at_task_create(pos[0], AT_TARGET_OPENCL, args, &task);
+    at_status st = at_task_create(pos[0], vta ? AT_TARGET_VTA : on_cpu ? AT_TARGET_LLVM : AT_TARGET_OPENCL, args, &task);
     if (st == AT_OK) st = at_tuner_new(tuner_name, task, &tu, &tuner);
     if (st == AT_OK) st = at_rec_appender_open(log_path, &app);
     /* the worker processes fork before XGBoost trains anything in this process */
-    if (st == AT_OK) st = rpc_key ? at_meas_rpc_runner_new(&ro, &runner) : at_meas_ocl_runner_new(&mo, &runner);
+    if (st == AT_OK)
+        st = rpc_key ? at_meas_rpc_runner_new(&ro, &runner)
+             : vta   ? at_meas_vta_runner_new(&hw, &mo, &runner)
+                     : at_meas_local_runner_new(on_cpu ? AT_TARGET_LLVM : AT_TARGET_OPENCL, &mo, &runner);
     if (st == AT_OK && history_path) {
         st = at_rec_log_load_file(history_path, &hist_log);
         if (st == AT_OK) st = at_tune_history_new(task, hist_log, &hist);

@@ -26,6 +26,9 @@ int at_cmd_tune(int argc, char **argv);
 int at_cmd_evaluate(int argc, char **argv);
 struct at_tune_eval_opts;
 int at_cli_evaluate(struct at_tune_eval_opts *o);
+/* The same for --target vta (the packed resnet on the VTA simulator, per-layer breakdown). */
+struct at_tune_vta_eval_opts;
+int at_cli_evaluate_vta(struct at_tune_vta_eval_opts *o);
 int at_cli_parse_image_shape(const char *cmd, const char *text, int64_t out[3]);
 
 #endif

@@ -55,13 +55,21 @@ at_status at_meas_send_all(int fd, const void *p, size_t n);
  * bytes. AT_EIO at end of stream or on error, AT_EPARSE for an oversized frame. */
 at_status at_meas_recv_frame(int fd, unsigned char **buf, size_t *cap, uint32_t *type, size_t *len);
 
+/* Which worker a pool forks: OpenCL (worker.c) or the host CPU through LLVM (cpu_worker.c). Both
+ * speak the protocol above; a CPU worker's HELLO describes the CPU in an at_ocl_device_info. */
+typedef enum at_meas_backend { AT_MEAS_BACKEND_OPENCL = 0, AT_MEAS_BACKEND_CPU } at_meas_backend;
+
 /* What a worker needs besides its socket: the pool's options (deep-copied strings). */
 typedef struct at_meas_worker_cfg {
     at_measure_opts opts; /* defaults applied */
+    at_meas_backend backend;
 } at_meas_worker_cfg;
 
 /* The worker process's main loop on socket fd; returns when told to quit or the parent is gone.
  * Never returns an error: everything goes to the parent as messages. */
 void at_meas_worker_main(int fd, const at_meas_worker_cfg *cfg);
+
+/* The CPU worker's main loop (cpu_worker.c), same contract. */
+void at_meas_cpu_worker_main(int fd, const at_meas_worker_cfg *cfg);
 
 #endif

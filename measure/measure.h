@@ -33,6 +33,11 @@ typedef struct at_measure_opts {
     const char *cache_dir;        /* POCL_CACHE_DIR; NULL -> at_ocl_runtime_init's default */
     const char *build_options;    /* clBuildProgram options; NULL -> none */
     uint64_t    seed;             /* random inputs; 0 -> 1 */
+    /* CPU runner (measure/cpu.h) only */
+    int         n_threads;        /* threads a run's parallel loops share; 0 -> online cores */
+    const char *cpu;              /* LLVM -mcpu to compile for; NULL -> the host CPU */
+    bool        enable_cpu_cache_flush; /* TVM's option: flush every argument but the first
+                                           from the CPU caches before each timing round */
     /* templates a worker may instantiate besides the registry's (tests' fault templates);
      * borrowed, must outlive the runner */
     const at_template *const *extra_templates;
@@ -86,6 +91,15 @@ typedef at_status (*at_meas_time_fn)(void *ctx, int64_t number, double *duration
  * everything and its status is returned. */
 at_status at_meas_time_evaluator(at_meas_time_fn fn, void *ctx, int64_t number, int repeat, double min_repeat_ms,
                                  double *costs_s, int64_t *final_number);
+
+/* Called before each timing round (TVM's f_preproc, e.g. cache_flush_cpu_non_first_arg). */
+typedef at_status (*at_meas_preproc_fn)(void *ctx);
+
+/* at_meas_time_evaluator with preproc (may be NULL) called at the start of every round, before
+ * its first timing, as TVM's WrapTimeEvaluator calls f_preproc. Statuses as that, plus
+ * preproc's. */
+at_status at_meas_time_evaluator_pre(at_meas_time_fn fn, at_meas_preproc_fn preproc, void *ctx, int64_t number,
+                                     int repeat, double min_repeat_ms, double *costs_s, int64_t *final_number);
 
 /* TVM's run_through_rpc post-processing: with more than 2 costs, sort and drop the smallest and
  * the largest. Returns the new count; costs are moved to the front. */

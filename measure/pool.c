@@ -1,7 +1,8 @@
-/* The OpenCL measurer's parent side: worker processes forked up front (and again after a loss),
- * one poll() loop that reads their frames without blocking and enforces per-worker deadlines,
- * and TVM's build-then-run batches. Every frame carries its job number and a worker runs one job
- * at a time, so a result can only land in the slot of the input it was sent for. */
+/* The worker-pool measurer's parent side, for OpenCL and CPU workers alike (internal.h): worker
+ * processes forked up front (and again after a loss), one poll() loop that reads their frames
+ * without blocking and enforces per-worker deadlines, and TVM's build-then-run batches. Every
+ * frame carries its job number and a worker runs one job at a time, so a result can only land in
+ * the slot of the input it was sent for. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -19,6 +20,7 @@
 #include "core/alloc.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "measure/cpu.h"
 #include "measure/internal.h"
 
 #define STARTUP_TIMEOUT_S 120.0
@@ -51,7 +53,7 @@ struct slot {
 
 struct at_meas_ocl {
     at_meas_worker_cfg cfg;
-    char              *device, *cache_dir, *build_options;
+    char              *device, *cache_dir, *build_options, *cpu;
     const at_template **extra;
     wk                *w;
     size_t             n;
@@ -120,7 +122,7 @@ static void bury(at_meas_ocl *m, wk *w, bool kill_it, char *why, size_t why_cap)
 
 static at_status spawn(at_meas_ocl *m, wk *w)
 {
-    if (at_ocl_touched())
+    if (m->cfg.backend == AT_MEAS_BACKEND_OPENCL && at_ocl_touched())
         return AT_FAIL(AT_EINVAL, "cannot start OpenCL workers: this process already used OpenCL (PoCL does not survive fork)");
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return AT_FAIL(AT_EIO, "socketpair: %s", strerror(errno));
@@ -136,10 +138,17 @@ static at_status spawn(at_meas_ocl *m, wk *w)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
         if (getppid() != parent) _exit(0);
+        /* a crashing kernel must kill the worker, not run the parent's crash handlers (a test
+         * framework's, which would go on running the parent's program in the child) */
+        static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+        for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) signal(crash_signals[i], SIG_DFL);
         close(sv[0]);
         for (size_t i = 0; i < m->n; i++)
             if (m->w[i].fd >= 0) close(m->w[i].fd);
-        at_meas_worker_main(sv[1], &m->cfg);
+        if (m->cfg.backend == AT_MEAS_BACKEND_CPU)
+            at_meas_cpu_worker_main(sv[1], &m->cfg);
+        else
+            at_meas_worker_main(sv[1], &m->cfg);
         _exit(0); /* no atexit handlers, no stdio flush: the parent owns those */
     }
     close(sv[1]);
@@ -418,7 +427,7 @@ static size_t revive(at_meas_ocl *m, at_status *first_error)
             if (w->hello_error)
                 AT_FAIL(*first_error, "%s", w->hello_error);
             else if (w->hello_status == AT_ETIMEOUT)
-                AT_FAIL(*first_error, "OpenCL worker did not start within %g s", STARTUP_TIMEOUT_S);
+                AT_FAIL(*first_error, "measurement worker did not start within %g s", STARTUP_TIMEOUT_S);
         }
     }
     return ready;
@@ -434,15 +443,16 @@ static char *dup_opt(const char *s, bool *oom)
     return d;
 }
 
-at_status at_meas_ocl_new(const at_measure_opts *opts, at_meas_ocl **out)
+static at_status pool_new(const at_measure_opts *opts, at_meas_backend backend, at_meas_ocl **out)
 {
     *out = NULL;
     if (opts->number < 0 || opts->repeat < 0 || opts->repeat > 64 || opts->min_repeat_ms < 0 || opts->timeout_ms < 0 ||
-        opts->build_timeout_ms < 0 || opts->n_parallel < 0)
+        opts->build_timeout_ms < 0 || opts->n_parallel < 0 || opts->n_threads < 0)
         return AT_FAIL(AT_EINVAL, "bad measure options (negative value, or repeat > 64)");
     at_meas_ocl *m = at_calloc(1, sizeof *m);
     if (!m) return AT_OOM();
     at_strbuf_init(&m->tx);
+    m->cfg.backend = backend;
     at_measure_opts *o = &m->cfg.opts;
     *o = *opts;
     if (!o->number) o->number = 4;
@@ -459,6 +469,7 @@ at_status at_meas_ocl_new(const at_measure_opts *opts, at_meas_ocl **out)
     o->device = m->device = dup_opt(opts->device, &oom);
     o->cache_dir = m->cache_dir = dup_opt(opts->cache_dir, &oom);
     o->build_options = m->build_options = dup_opt(opts->build_options, &oom);
+    o->cpu = m->cpu = dup_opt(opts->cpu, &oom);
     if (opts->n_extra_templates) {
         m->extra = at_calloc(opts->n_extra_templates, sizeof *m->extra);
         if (m->extra)
@@ -480,12 +491,17 @@ at_status at_meas_ocl_new(const at_measure_opts *opts, at_meas_ocl **out)
     at_status st;
     size_t ready = revive(m, &st);
     if (ready < m->n) {
-        if (st == AT_OK) st = AT_FAIL(AT_EDEVICE, "OpenCL workers failed to start");
+        if (st == AT_OK) st = AT_FAIL(AT_EDEVICE, "measurement workers failed to start");
         at_meas_ocl_free(m);
         return st;
     }
     *out = m;
     return AT_OK;
+}
+
+at_status at_meas_ocl_new(const at_measure_opts *opts, at_meas_ocl **out)
+{
+    return pool_new(opts, AT_MEAS_BACKEND_OPENCL, out);
 }
 
 void at_meas_ocl_free(at_meas_ocl *m)
@@ -507,6 +523,7 @@ void at_meas_ocl_free(at_meas_ocl *m)
     at_free(m->device);
     at_free(m->cache_dir);
     at_free(m->build_options);
+    at_free(m->cpu);
     at_free(m->times);
     at_strbuf_fini(&m->tx);
     at_free(m);
@@ -519,10 +536,16 @@ static void sleep_ms(int ms)
     }
 }
 
+/* The template family a pool's workers build. */
+static at_target_family family_of(const at_meas_ocl *m)
+{
+    return m->cfg.backend == AT_MEAS_BACKEND_CPU ? AT_TARGET_LLVM : AT_TARGET_OPENCL;
+}
+
 static at_status dispatch_build(at_meas_ocl *m, wk *w, slot *s, const at_meas_input *in)
 {
     const at_template *t = at_task_template(in->task);
-    AT_ASSERT(t->target == AT_TARGET_OPENCL); /* checked by at_meas_ocl_measure */
+    AT_ASSERT(t->target == family_of(m)); /* checked by at_meas_ocl_measure */
     at_strbuf args, config;
     at_strbuf_init(&args);
     at_strbuf_init(&config);
@@ -573,9 +596,10 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
     /* inputs for another backend are answered here, without bothering a worker */
     for (size_t i = 0; i < n; i++) {
         const at_template *t = at_task_template(inputs[i].task);
-        if (t->target == AT_TARGET_OPENCL) continue;
+        if (t->target == family_of(m)) continue;
         char msg[300];
-        snprintf(msg, sizeof msg, "the OpenCL runner cannot measure %s templates (%s)", at_target_family_name(t->target), t->name);
+        snprintf(msg, sizeof msg, "the %s runner cannot measure %s templates (%s)",
+                 m->cfg.backend == AT_MEAS_BACKEND_CPU ? "CPU" : "OpenCL", at_target_family_name(t->target), t->name);
         finish(&slots[i], AT_MEAS_COMPILE_HOST, msg, 0, false);
     }
     at_status status = AT_OK;
@@ -587,9 +611,9 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
         at_status st;
         size_t ready = revive(m, &st);
         if (ready == 0) {
-            status = st != AT_OK ? st : AT_FAIL(AT_EDEVICE, "no OpenCL worker is running");
+            status = st != AT_OK ? st : AT_FAIL(AT_EDEVICE, "no measurement worker is running");
             char msg[600];
-            snprintf(msg, sizeof msg, "no OpenCL worker could be started: %s", at_last_error());
+            snprintf(msg, sizeof msg, "no measurement worker could be started: %s", at_last_error());
             for (size_t i = next; i < n; i++)
                 if (!slots[i].done) finish(&slots[i], AT_MEAS_UNKNOWN_ERROR, msg, 0, false);
             break;
@@ -611,9 +635,9 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
         }
         if (next == begin) {
             if (++stalled < 3) continue;
-            status = AT_FAIL(AT_EIO, "no OpenCL worker accepts work");
+            status = AT_FAIL(AT_EIO, "no measurement worker accepts work");
             for (size_t i = next; i < n; i++)
-                if (!slots[i].done) finish(&slots[i], AT_MEAS_UNKNOWN_ERROR, "no OpenCL worker accepts work", 0, false);
+                if (!slots[i].done) finish(&slots[i], AT_MEAS_UNKNOWN_ERROR, "no measurement worker accepts work", 0, false);
             break;
         }
         stalled = 0;
@@ -744,4 +768,37 @@ at_status at_meas_ocl_runner_new(const at_measure_opts *opts, at_meas_runner **o
 at_meas_ocl *at_meas_ocl_of(const at_meas_runner *r)
 {
     return at_meas_runner_iface(r) == &ocl_runner_i ? at_meas_runner_ctx(r) : NULL;
+}
+
+static const at_meas_runner_i cpu_runner_i = {
+    .name = "llvm",
+    .measure = runner_measure,
+    .batch_size = runner_batch,
+    .free = runner_free,
+};
+
+at_status at_meas_cpu_new(const at_measure_opts *opts, at_meas_ocl **out)
+{
+    return pool_new(opts, AT_MEAS_BACKEND_CPU, out);
+}
+
+at_status at_meas_cpu_runner_new(const at_measure_opts *opts, at_meas_runner **out)
+{
+    *out = NULL;
+    at_meas_ocl *m;
+    AT_TRY(at_meas_cpu_new(opts, &m));
+    return at_meas_runner_new(&cpu_runner_i, m, out);
+}
+
+at_meas_ocl *at_meas_cpu_of(const at_meas_runner *r)
+{
+    return at_meas_runner_iface(r) == &cpu_runner_i ? at_meas_runner_ctx(r) : NULL;
+}
+
+at_status at_meas_local_runner_new(at_target_family family, const at_measure_opts *opts, at_meas_runner **out)
+{
+    *out = NULL;
+    if (family == AT_TARGET_OPENCL) return at_meas_ocl_runner_new(opts, out);
+    if (family == AT_TARGET_LLVM) return at_meas_cpu_runner_new(opts, out);
+    return AT_FAIL(AT_EUNSUPPORTED, "no local worker-pool runner for %s templates", at_target_family_name(family));
 }

@@ -1,6 +1,7 @@
 /* The rpc-server's measurement handler: request -> (template, args, config) checked against this
- * server's own registry -> one-worker OpenCL pool, or for VTA the simulator in-process (it runs
- * no device code, so it needs neither the pool nor an OpenCL device) -> reply. Nothing from the wire reaches a
+ * server's own registry -> one-worker OpenCL pool (a CPU pool for LLVM templates), or for VTA the
+ * simulator in-process (it runs no device code, so it needs neither a pool nor an OpenCL device)
+ * -> reply. Nothing from the wire reaches a
  * template unchecked: the config must be the point of the server's space that its index names,
  * so a template's AT_ASSERTs on knob kinds and positions cannot fire. */
 #include "measure/rpc_handler.h"
@@ -13,6 +14,7 @@
 #include "core/log.h"
 #include "measure/ocl.h"
 #include "measure/rpc_proto.h"
+#include "measure/cpu.h"
 #include "measure/vta_runner.h"
 
 struct at_meas_rpc_handler {
@@ -23,6 +25,7 @@ struct at_meas_rpc_handler {
     bool                      probed;
     /* the session's pool and the settings it runs with */
     at_meas_ocl              *pool;
+    bool                      pool_on_cpu; /* a CPU pool (LLVM templates), else OpenCL */
     at_measure_opts           pool_opts;
     char                     *pool_build_options;
 };
@@ -118,14 +121,14 @@ static const at_template *find_template(const at_meas_rpc_handler *h, const char
 
 static at_status make_task(const at_meas_rpc_handler *h, const at_meas_rpc_request *q, at_task **out)
 {
-    if (q->target != AT_TARGET_OPENCL && q->target != AT_TARGET_VTA)
-        return AT_FAIL(AT_EUNSUPPORTED, "this rpc-server measures OpenCL and VTA templates; the request is for target %lu",
+    if (q->target != AT_TARGET_OPENCL && q->target != AT_TARGET_VTA && q->target != AT_TARGET_LLVM)
+        return AT_FAIL(AT_EUNSUPPORTED, "this rpc-server measures OpenCL, LLVM and VTA templates; the request is for target %lu",
                        (unsigned long)q->target);
     at_target_family target = (at_target_family)q->target;
     const at_template *t = find_template(h, q->template_name, target);
     if (!t)
         return AT_FAIL(AT_ENOTFOUND, "this rpc-server has no %s template '%s'",
-                       target == AT_TARGET_VTA ? "VTA" : "OpenCL", q->template_name);
+                       target == AT_TARGET_VTA ? "VTA" : target == AT_TARGET_LLVM ? "LLVM" : "OpenCL", q->template_name);
     cJSON *j = NULL;
     at_status st = at_json_parse(q->args_json, strlen(q->args_json), &j);
     if (st != AT_OK) return AT_FAIL_WRAP(AT_EPARSE, "measure request: args");
@@ -203,11 +206,13 @@ static at_status ensure_pool(at_meas_rpc_handler *h, const at_meas_rpc_request *
         .extra_templates = (const at_template *const *)h->extra,
         .n_extra_templates = h->n_extra,
     };
-    if (h->pool && same_settings(h, &o)) return AT_OK;
+    bool on_cpu = q->target == AT_TARGET_LLVM; /* LLVM templates: compiled and run on this host's CPU */
+    if (h->pool && h->pool_on_cpu == on_cpu && same_settings(h, &o)) return AT_OK;
     at_meas_rpc_handler_reset(h);
     if (o.build_options && !(h->pool_build_options = at_strdup(o.build_options))) return AT_OOM();
     o.build_options = h->pool_build_options;
-    at_status st = at_meas_ocl_new(&o, &h->pool);
+    h->pool_on_cpu = on_cpu;
+    at_status st = on_cpu ? at_meas_cpu_new(&o, &h->pool) : at_meas_ocl_new(&o, &h->pool);
     if (st != AT_OK) {
         at_free(h->pool_build_options);
         h->pool_build_options = NULL;

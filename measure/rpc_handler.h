@@ -1,8 +1,10 @@
 /* The rpc-server's side of remote measurement: an at_rpc_session_handler (rpc/server.h) that
  * decodes a measure request (measure/rpc_proto.h), rebuilds the task and config, checks them
  * against its own template registry, measures on the server's local OpenCL device with the
- * worker pool of measure/ocl.h (VTA templates: on the default VTA simulator, in the session's
- * process, with measure/vta_runner.h; no OpenCL device needed) and encodes the result.
+ * worker pool of measure/ocl.h (LLVM templates: on the server's CPU with the CPU pool of
+ * measure/cpu.h, JIT-compiled there, so a board's rpc-server measures its own CPU; VTA
+ * templates: on the default VTA simulator, in the session's process, with measure/vta_runner.h;
+ * no OpenCL device needed) and encodes the result.
  *
  * Processes: the server's main process never uses OpenCL (PoCL does not survive fork); each
  * session runs in a forked child (rpc/server.c), which starts its own one-worker pool at its
@@ -53,10 +55,11 @@ at_rpc_session_handler at_meas_rpc_handler_hooks(at_meas_rpc_handler *h);
 
 /* Handles one MEASURE payload: decodes and checks it, measures, and appends the encoded reply to
  * *reply. A config that fails to build or run is a reply (its error number), not a failure.
- * OpenCL requests start the worker pool on first use (this process must not have used OpenCL),
- * and again when a request's settings differ from the running pool's; VTA requests never do. Returns AT_OK; AT_EPARSE (malformed
+ * OpenCL and LLVM requests start a worker pool of their kind on first use (an OpenCL one only
+ * while this process has not used OpenCL), and again when a request's settings or kind differ
+ * from the running pool's; VTA requests never do. Returns AT_OK; AT_EPARSE (malformed
  * payload, args or config JSON), AT_EUNSUPPORTED (another protocol version, a target other than
- * OpenCL or VTA), AT_ENOTFOUND (no such template here), AT_EINVAL (the args or the config do not fit
+ * OpenCL, LLVM or VTA; LLVM requests on a server built without LLVM), AT_ENOTFOUND (no such template here), AT_EINVAL (the args or the config do not fit
  * this server's template: a different space, the config not the point its index names), or as
  * at_meas_ocl_new / at_meas_ocl_measure when the device cannot be used (AT_EDEVICE, AT_EIO,
  * AT_ENOMEM). */

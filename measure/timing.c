@@ -7,10 +7,17 @@
 at_status at_meas_time_evaluator(at_meas_time_fn fn, void *ctx, int64_t number, int repeat, double min_repeat_ms,
                                  double *costs_s, int64_t *final_number)
 {
+    return at_meas_time_evaluator_pre(fn, NULL, ctx, number, repeat, min_repeat_ms, costs_s, final_number);
+}
+
+at_status at_meas_time_evaluator_pre(at_meas_time_fn fn, at_meas_preproc_fn preproc, void *ctx, int64_t number,
+                                     int repeat, double min_repeat_ms, double *costs_s, int64_t *final_number)
+{
     AT_ASSERT(number >= 1 && repeat >= 1);
     /* warm-up, untimed: NULL also lets a program run its preparation kernels (weight packing) */
     AT_TRY(fn(ctx, 1, NULL));
     for (int r = 0; r < repeat; r++) {
+        if (preproc) AT_TRY(preproc(ctx));
         double duration_ms = 0;
         int zero_times = 0;
         do {

@@ -48,6 +48,36 @@ at_status at_meas_vta_conv2d_plan(const at_vta_hw *hw, const at_task *task, cons
     return AT_OK;
 }
 
+at_status at_meas_vta_alu_plan(const at_vta_hw *hw, const at_task *task, const at_config *c, at_vtagen_alu *out)
+{
+    const at_args *a = at_task_args(task);
+    if (a->op != AT_OP_ADD_PACKED && a->op != AT_OP_MULTIPLY_PACKED)
+        return AT_FAIL(AT_EINVAL, "not an add.vta / multiply.vta task");
+    const at_alu_packed_args *p = &a->u.alu_packed;
+    if (!at_op_alu_packed_on_vta(p))
+        return AT_FAIL(AT_EINVAL, "schedule_alu_packed leaves this op on the CPU (not a 6-D integer op): nothing runs on VTA");
+    if (p->lhs[4] != hw->batch || p->lhs[5] != hw->block_out)
+        return AT_FAIL(AT_EINVAL, "workload packed as %lldx%lld (BATCH x BLOCK) does not match %s", (long long)p->lhs[4],
+                       (long long)p->lhs[5], hw->model);
+    int64_t sz[2];
+    at_vtagen_alu v = {.n_b = p->lhs[0], .c_b = p->lhs[1], .h = p->lhs[2], .w = p->lhs[3],
+                       .op = a->op == AT_OP_ADD_PACKED ? AT_VTA_ALU_ADD : AT_VTA_ALU_MUL,
+                       .int8 = at_ir_type_eq(p->dtype, AT_IR_I8), .n_imm = 2,
+                       .imm = {{AT_VTA_ALU_MIN, AT_ALU_PACKED_CLIP_HI}, {AT_VTA_ALU_MAX, AT_ALU_PACKED_CLIP_LO}}};
+    at_config_split(c, 0, sz, 2), v.tile_co = sz[1];
+    at_config_split(c, 1, sz, 2), v.tile_h = sz[1];
+    at_config_split(c, 2, sz, 2), v.tile_w = sz[1];
+    int64_t rs[AT_ALU_PACKED_MAX_DIMS];
+    at_op_alu_packed_rhs_shape(p, rs);
+    if (rs[4] != p->lhs[4] || rs[5] != p->lhs[5])
+        return AT_FAIL(AT_EINVAL, "rhs broadcasts within the %lldx%lld accumulator lanes: no ALU pattern",
+                       (long long)p->lhs[4], (long long)p->lhs[5]);
+    v.rhs_bcast_n = rs[0] != p->lhs[0], v.rhs_bcast_c = rs[1] != p->lhs[1];
+    v.rhs_bcast_h = rs[2] != p->lhs[2], v.rhs_bcast_w = rs[3] != p->lhs[3];
+    *out = v;
+    return AT_OK;
+}
+
 at_status at_meas_vta_measure_one(const at_vta_hw *hw_in, const at_task *task, const at_config *c, bool check,
                                   uint64_t seed, at_result *res, at_vta_stats *stats)
 {
@@ -58,7 +88,9 @@ at_status at_meas_vta_measure_one(const at_vta_hw *hw_in, const at_task *task, c
         at_vta_hw_default(&hw);
     double t0 = at_clock_mono_s();
     at_vtagen_conv2d plan;
-    at_status st = at_meas_vta_conv2d_plan(&hw, task, c, &plan);
+    at_vtagen_alu alu_plan;
+    bool is_alu = at_task_args(task)->op == AT_OP_ADD_PACKED || at_task_args(task)->op == AT_OP_MULTIPLY_PACKED;
+    at_status st = is_alu ? at_meas_vta_alu_plan(&hw, task, c, &alu_plan) : at_meas_vta_conv2d_plan(&hw, task, c, &plan);
     if (st != AT_OK) return set_fail(res, AT_MEAS_INSTANTIATION_ERROR, at_last_error());
     /* the template's own instantiation (its checks, as a builder would run them) */
     at_arena *arena = NULL;
@@ -71,7 +103,8 @@ at_status at_meas_vta_measure_one(const at_vta_hw *hw_in, const at_task *task, c
 
     at_tensor_desc t[AT_OP_MAX_TENSORS];
     at_op_tensors(at_task_args(task), t);
-    size_t nb[3] = {(size_t)t[0].n_elems, (size_t)t[1].n_elems, (size_t)t[2].n_elems};
+    size_t nb[3];
+    for (int i = 0; i < 3; i++) nb[i] = (size_t)t[i].n_elems * at_ir_type_bytes(t[i].dtype);
     int8_t *host[4] = {at_malloc(nb[0]), at_malloc(nb[1]), at_malloc(nb[2]), at_malloc(nb[2])};
     at_vta_sim *sim = NULL;
     at_vtagen_prog *prog = NULL;
@@ -84,15 +117,26 @@ at_status at_meas_vta_measure_one(const at_vta_hw *hw_in, const at_task *task, c
     }
     at_rng rng;
     at_rng_seed(&rng, seed ? seed : 1);
-    for (size_t i = 0; i < 2; i++)
-        for (size_t j = 0; j < nb[i]; j++) host[i][j] = (int8_t)((int)(at_rng_next_u64(&rng) % 255) - 127);
+    for (size_t i = 0; i < 2; i++) /* values in [-127, 127] (int32 tensors too: the clip keeps them telling) */
+        for (size_t j = 0; j < (size_t)t[i].n_elems; j++) {
+            int v = (int)(at_rng_next_u64(&rng) % 255) - 127;
+            if (at_ir_type_bytes(t[i].dtype) == 4)
+                memcpy(host[i] + 4 * j, &(int32_t){v}, 4);
+            else
+                host[i][j] = (int8_t)v;
+        }
     if ((st = at_vta_sim_new(&hw, NULL, &sim)) != AT_OK) goto done;
     at_vtagen_addrs addrs;
     if ((st = at_vta_sim_dram_alloc(sim, nb[0], &addrs.data)) != AT_OK ||
         (st = at_vta_sim_dram_alloc(sim, nb[1], &addrs.kernel)) != AT_OK ||
         (st = at_vta_sim_dram_alloc(sim, nb[2], &addrs.out)) != AT_OK)
         goto done;
-    st = at_vtagen_conv2d_lower(&hw, &plan, &addrs, &prog);
+    if (is_alu) {
+        at_vtagen_alu_addrs aa = {addrs.data, addrs.kernel, addrs.out};
+        st = at_vtagen_alu_lower(&hw, &alu_plan, &aa, &prog);
+    } else {
+        st = at_vtagen_conv2d_lower(&hw, &plan, &addrs, &prog);
+    }
     if (st == AT_EINVAL || st == AT_EDEVICE) {
         st = set_fail(res, st == AT_EINVAL ? AT_MEAS_INSTANTIATION_ERROR : AT_MEAS_RUNTIME_DEVICE, at_last_error());
         goto done;

@@ -1,4 +1,4 @@
-/* The VTA runner: conv2d_packed.vta configs lowered by backends/vta and run on the VTA simulator;
+/* The VTA runner: conv2d_packed.vta, add.vta and multiply.vta configs lowered by backends/vta and run on the VTA simulator;
  * cost = simulated cycles / the configuration's clock, so the same program always costs the same.
  * Error numbers as TVM's: a tiling that does not fit the hardware is INSTANTIATION_ERROR, a
  * program the device rejects RUNTIME_DEVICE, an output that differs from the int8 reference
@@ -20,6 +20,12 @@
 /* The tiling a conv2d_packed.vta config gives (split entities applied as given: inner sizes).
  * AT_EINVAL when the task is not conv2d_packed or its BATCH / BLOCK differ from hw's. */
 at_status at_meas_vta_conv2d_plan(const at_vta_hw *hw, const at_task *task, const at_config *c, at_vtagen_conv2d *out);
+
+/* The tiling an add.vta / multiply.vta config gives (the tensor-tensor op, then the templates'
+ * clip as MIN 127, MAX 0 immediate stages; a broadcast rhs's dimensions). AT_EINVAL when the task
+ * is neither, TVM's schedule leaves it on the CPU (not 6-D, float32), its BATCH / BLOCK differ
+ * from hw's, or rhs broadcasts within the lanes. */
+at_status at_meas_vta_alu_plan(const at_vta_hw *hw, const at_task *task, const at_config *c, at_vtagen_alu *out);
 
 /* Measures one config on a fresh simulator for hw (NULL: the default pynq 1x16): random int8
  * inputs from seed (0 -> 1), lowering, the run, and (when check) the output against the reference.

@@ -18,6 +18,7 @@ static const struct {
     at_target_family family;
 } targets[AT_NET_TARGET_COUNT] = {
     [AT_NET_TARGET_MALI] = {"mali", "opencl -device=mali", "mali", AT_TARGET_OPENCL},
+    [AT_NET_TARGET_ARM_CPU] = {"arm_cpu", "llvm -device=arm_cpu", "arm_cpu", AT_TARGET_LLVM},
 };
 
 const char *at_net_target_name(at_net_target t)
@@ -57,7 +58,8 @@ at_status at_net_target_parse(const char *text, at_net_target *out)
                 return AT_OK;
             }
     at_target_fini(&tg);
-    return AT_FAIL(AT_EUNSUPPORTED, "no network strategy for target '%s' (supported: mali, or a target with the key mali)",
+    return AT_FAIL(AT_EUNSUPPORTED, "no network strategy for target '%s' (supported: mali, arm_cpu, or a target with the key mali "
+                   "or arm_cpu)",
                    text);
 }
 
@@ -103,6 +105,19 @@ static const rule mali_rules[] = {
     {CONV, "conv2d_nchw_winograd.mali", AT_OP_CONV2D_NCHW_WINOGRAD, 5, true},
     {DEPTHWISE, "depthwise_conv2d_nchw.mali", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, false},
     {DENSE, "dense.mali", AT_OP_DENSE, 10, false},
+};
+
+/* conv2d_strategy_arm_cpu / dense_strategy_arm_cpu (relay/op/strategy/arm_cpu.py, float32 NCHW,
+ * no dsp, sme, nnpack or aarch64 features), strategy order, the implementations we have templates
+ * for. TVM also traces, and so extracts, conv2d_NCHWc.x86 (through conv2d_nchw.x86, plevel 10,
+ * after the spatial pack), conv2d_nchw_winograd.arm_cpu (3x3, stride 1, dilation 1, plevel 5) and
+ * depthwise_conv2d_NCHWc.x86 (through depthwise_conv2d_nchw.x86, multiplier 1, dilation 1, plevel
+ * 10), and dense_gemm.arm_cpu (plevel 11) for an aarch64 -mtriple; those are not templated here. */
+static const rule arm_cpu_rules[] = {
+    {CONV, "conv2d_nchw_spatial_pack.arm_cpu", AT_OP_CONV2D_NCHW, 10, false},
+    {DEPTHWISE, "depthwise_conv2d_nchw.arm_cpu", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, false},
+    {DENSE, "dense_nopack.x86", AT_OP_DENSE, 5, false},
+    {DENSE, "dense_pack.x86", AT_OP_DENSE, 10, false},
 };
 
 #define MAX_IMPLS 4
@@ -266,8 +281,11 @@ static at_status extract_node(at_net_tasks *ts, const at_net *net, size_t i, uns
     bool win_ok = n->op == AT_NET_CONV2D && n->attrs.kernel[0] == 3 && n->attrs.kernel[1] == 3 && n->attrs.stride[0] == 1 &&
                   n->attrs.stride[1] == 1 && n->attrs.dilation[0] == 1 && n->attrs.dilation[1] == 1;
     at_net_impl *impls = &ts->impls[i * MAX_IMPLS];
-    for (size_t r = 0; r < sizeof mali_rules / sizeof mali_rules[0]; r++) {
-        const rule *ru = &mali_rules[r];
+    const rule *rules = mali_rules;
+    size_t n_rules = sizeof mali_rules / sizeof mali_rules[0];
+    if (ts->target == AT_NET_TARGET_ARM_CPU) rules = arm_cpu_rules, n_rules = sizeof arm_cpu_rules / sizeof arm_cpu_rules[0];
+    for (size_t r = 0; r < n_rules; r++) {
+        const rule *ru = &rules[r];
         if (ru->kind != kind || (ru->winograd_only && !win_ok)) continue;
         const at_template *t = at_tmpl_find(ru->name, targets[ts->target].family);
         if (!t) return AT_FAIL(AT_ENOTFOUND, "template %s is not registered", ru->name);

@@ -13,19 +13,26 @@
 #include "templates/template.h"
 
 /* Strategy tables: which templates implement an anchor, with TVM's plevels. */
-typedef enum at_net_target { AT_NET_TARGET_MALI = 0, AT_NET_TARGET_COUNT } at_net_target;
+typedef enum at_net_target {
+    AT_NET_TARGET_MALI = 0,
+    AT_NET_TARGET_ARM_CPU, /* "llvm -device=arm_cpu": the arm_cpu strategy's templates we have */
+    AT_NET_TARGET_COUNT
+} at_net_target;
 
-/* "mali"; AT_ASSERT a valid target. */
+/* "mali", "arm_cpu"; AT_ASSERT a valid target. */
 const char *at_net_target_name(at_net_target t);
 
-/* The TVM target string of the target as the tutorials write it ("opencl -device=mali"). */
+/* The TVM target string of the target as the tutorials write it ("opencl -device=mali",
+ * "llvm -device=arm_cpu"). */
 const char *at_net_target_string(at_net_target t);
 
-/* The template family the target's templates are registered under (AT_TARGET_OPENCL for mali). */
+/* The template family the target's templates are registered under (AT_TARGET_OPENCL for mali,
+ * AT_TARGET_LLVM for arm_cpu). */
 at_target_family at_net_target_family(at_net_target t);
 
-/* Reads "mali" or a TVM target string whose keys include mali ("opencl -device=mali
- * -model=rk3399"). AT_EPARSE (an unreadable target string), AT_EUNSUPPORTED (no strategy for it:
+/* Reads "mali", "arm_cpu" or a TVM target string whose keys include mali or arm_cpu ("opencl
+ * -device=mali -model=rk3399", "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu"; plain "llvm",
+ * keys cpu, is TVM's x86 strategy, which has none of our templates). AT_EPARSE (an unreadable target string), AT_EUNSUPPORTED (no strategy for it:
  * the detail names the supported ones), AT_ENOMEM. */
 at_status at_net_target_parse(const char *text, at_net_target *out);
 

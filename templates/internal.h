@@ -73,4 +73,29 @@ const at_ir_expr *at_tmpl_pad_load(at_ir_sched *s, const at_ir_buffer *data, con
                                    const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
                                    const at_ir_expr *w, int64_t h_max, int64_t w_max);
 
+/* ---- CPU schedules (templates/arm_cpu_util.c) ----------------------------------------------- */
+
+/* Sizes of split knob `knob` (n parts) as TVM's SplitEntity.apply uses them: by the sizes after
+ * the first, whatever the first says (a record's [8, 8] on an extent of 16 splits 2 x 8):
+ * parts[0] = extent / prod(sizes[1:]), parts[i] = sizes[i]. AT_EINVAL naming the knob when a size
+ * is < 1 or the product does not divide the extent. */
+at_status at_tmpl_split_inner(const at_config *c, size_t knob, int64_t extent, size_t n, int64_t *parts);
+
+/* One schedule axis of a CPU loop nest: one loop, or two when a vectorized axis is longer than
+ * the IR's 16 lanes (TVM's LLVM codegen makes one wide vector, which LLVM legalizes into
+ * native-width pieces): an unrolled outer loop over pieces of the largest lane count <= 16
+ * dividing the extent, and the vectorized inner loop (at_tmpl_nest moves it innermost). An axis
+ * with no such divisor (a prime extent) is unrolled. index = the axis value (outer * lanes +
+ * inner). */
+typedef struct at_tmpl_axis {
+    at_tmpl_loop      loops[2];
+    size_t            n;
+    const at_ir_expr *index;
+} at_tmpl_axis;
+
+at_tmpl_axis at_tmpl_cpu_axis(at_ir_sched *s, const char *name, int64_t extent, at_ir_for_kind kind);
+
+/* Appends the loops of axes[0..n) to out in order; returns how many (at most 2 n). */
+size_t at_tmpl_axes_loops(const at_tmpl_axis *axes, size_t n, at_tmpl_loop *out);
+
 #endif

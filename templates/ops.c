@@ -12,7 +12,8 @@ const char *at_op_name(at_op_kind op)
         [AT_OP_MATMUL] = "matmul", [AT_OP_CONV2D_NCHW] = "conv2d_nchw",
         [AT_OP_CONV2D_NCHW_WINOGRAD] = "conv2d_nchw_winograd",
         [AT_OP_DEPTHWISE_CONV2D_NCHW] = "depthwise_conv2d_nchw", [AT_OP_DENSE] = "dense",
-        [AT_OP_CONV2D_PACKED] = "conv2d_packed"};
+        [AT_OP_CONV2D_PACKED] = "conv2d_packed", [AT_OP_ADD_PACKED] = "add_packed",
+        [AT_OP_MULTIPLY_PACKED] = "multiply_packed"};
     AT_ASSERT((unsigned)op < AT_OP_COUNT);
     return names[op];
 }
@@ -45,6 +46,8 @@ at_status at_op_check_args(const at_args *a)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: return at_op_conv2d_check_args(a->op, &a->u.conv2d);
     case AT_OP_DENSE: return at_op_dense_check_args(&a->u.dense);
     case AT_OP_CONV2D_PACKED: return at_op_conv2d_packed_check_args(&a->u.conv2d_packed);
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: return at_op_alu_packed_check_args(&a->u.alu_packed);
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -67,6 +70,8 @@ size_t at_op_tensors(const at_args *a, at_tensor_desc *out)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: return at_op_conv2d_tensors(a->op, &a->u.conv2d, out);
     case AT_OP_DENSE: return at_op_dense_tensors(&a->u.dense, out);
     case AT_OP_CONV2D_PACKED: return at_op_conv2d_packed_tensors(&a->u.conv2d_packed, out);
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: return at_op_alu_packed_tensors(&a->u.alu_packed, out);
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -87,6 +92,8 @@ void at_op_args_write_json(const at_args *a, at_strbuf *sb)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: at_op_conv2d_args_write_json(&a->u.conv2d, sb); return;
     case AT_OP_DENSE: at_op_dense_args_write_json(&a->u.dense, sb); return;
     case AT_OP_CONV2D_PACKED: at_op_conv2d_packed_args_write_json(&a->u.conv2d_packed, sb); return;
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: at_op_alu_packed_args_write_json(&a->u.alu_packed, sb); return;
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -121,6 +128,8 @@ at_status at_op_args_from_json(at_op_kind op, const cJSON *array, at_args *out)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: AT_TRY(at_op_conv2d_args_from_json(op, array, &a.u.conv2d)); break;
     case AT_OP_DENSE: AT_TRY(at_op_dense_args_from_json(array, &a.u.dense)); break;
     case AT_OP_CONV2D_PACKED: AT_TRY(at_op_conv2d_packed_args_from_json(array, &a.u.conv2d_packed)); break;
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: AT_TRY(at_op_alu_packed_args_from_json(array, &a.u.alu_packed)); break;
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -138,6 +147,8 @@ at_status at_op_args_parse(at_op_kind op, const char *text, at_args *out)
             AT_TRY(at_op_dense_args_parse(text, &a.u.dense));
         else if (op == AT_OP_CONV2D_PACKED)
             AT_TRY(at_op_conv2d_packed_args_parse(text, &a.u.conv2d_packed));
+        else if (op == AT_OP_ADD_PACKED || op == AT_OP_MULTIPLY_PACKED)
+            AT_TRY(at_op_alu_packed_args_parse(text, &a.u.alu_packed));
         else
             AT_TRY(at_op_conv2d_args_parse(op, text, &a.u.conv2d));
         *out = a;
@@ -189,6 +200,8 @@ at_status at_op_args_parse(at_op_kind op, const char *text, at_args *out)
     case AT_OP_DEPTHWISE_CONV2D_NCHW:
     case AT_OP_DENSE:
     case AT_OP_CONV2D_PACKED:
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED:
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -206,6 +219,8 @@ double at_op_flop(const at_args *a)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: return at_op_conv2d_flop(a->op, &a->u.conv2d);
     case AT_OP_DENSE: return at_op_dense_flop(&a->u.dense);
     case AT_OP_CONV2D_PACKED: return at_op_conv2d_packed_flop(&a->u.conv2d_packed);
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: return at_op_alu_packed_flop(&a->u.alu_packed);
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -238,6 +253,8 @@ void at_op_compute(const at_args *a, at_ir_sched *s)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: at_op_conv2d_compute(a->op, &a->u.conv2d, s); return;
     case AT_OP_DENSE: at_op_dense_compute(&a->u.dense, s); return;
     case AT_OP_CONV2D_PACKED: at_op_conv2d_packed_compute(&a->u.conv2d_packed, s); return;
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: at_op_alu_packed_compute(a->op, &a->u.alu_packed, s); return;
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -290,6 +307,8 @@ void at_op_reference(const at_args *a, const void *const *inputs, void *const *o
     case AT_OP_CONV2D_PACKED:
         at_op_conv2d_packed_ref(&a->u.conv2d_packed, inputs[0], inputs[1], outputs[0]);
         return;
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: at_op_alu_packed_ref(a->op, &a->u.alu_packed, inputs[0], inputs[1], outputs[0]); return;
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }
@@ -309,7 +328,9 @@ at_op_tolerance at_op_tolerance_of(const at_args *a)
     case AT_OP_CONV2D_NCHW_WINOGRAD:
     case AT_OP_DEPTHWISE_CONV2D_NCHW: return at_op_conv2d_tolerance(a->op, &a->u.conv2d);
     case AT_OP_DENSE: return at_op_dense_tolerance(&a->u.dense);
-    case AT_OP_CONV2D_PACKED: return (at_op_tolerance){0, 0}; /* int8: exact */
+    case AT_OP_CONV2D_PACKED:
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: return (at_op_tolerance){0, 0}; /* int8: exact */
     case AT_OP_COUNT:
     default: AT_ASSERT(!"bad op kind");
     }

@@ -354,6 +354,8 @@ double at_op_conv2d_flop(at_op_kind op, const at_conv2d_args *a)
     case AT_OP_MATMUL:
     case AT_OP_DENSE:
     case AT_OP_CONV2D_PACKED:
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED:
     case AT_OP_COUNT:
     default: AT_ASSERT(!"not a convolution");
     }

@@ -4,20 +4,34 @@
 
 #include "templates/template.h"
 
+extern const at_template at_tmpl_add_vta;
+extern const at_template at_tmpl_conv2d_nchw_spatial_pack_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
 extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
 extern const at_template at_tmpl_conv2d_packed_vta;
 extern const at_template at_tmpl_dense_mali;
+extern const at_template at_tmpl_dense_nopack_x86;
+extern const at_template at_tmpl_dense_pack_x86;
+extern const at_template at_tmpl_depthwise_conv2d_nchw_arm_cpu;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_mali;
+extern const at_template at_tmpl_matmul_llvm;
 extern const at_template at_tmpl_matmul_opencl;
+extern const at_template at_tmpl_multiply_vta;
 
 static const at_template *const table[] = {
+    &at_tmpl_add_vta,                       /* add.vta, vta */
+    &at_tmpl_conv2d_nchw_spatial_pack_arm_cpu, /* conv2d_nchw_spatial_pack.arm_cpu, llvm */
     &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
     &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
     &at_tmpl_conv2d_packed_vta,             /* conv2d_packed.vta, vta */
     &at_tmpl_dense_mali,                    /* dense.mali, opencl */
+    &at_tmpl_dense_nopack_x86,              /* dense_nopack.x86, llvm */
+    &at_tmpl_dense_pack_x86,                /* dense_pack.x86, llvm */
+    &at_tmpl_depthwise_conv2d_nchw_arm_cpu, /* depthwise_conv2d_nchw.arm_cpu, llvm */
     &at_tmpl_depthwise_conv2d_nchw_mali,    /* depthwise_conv2d_nchw.mali, opencl */
+    &at_tmpl_multiply_vta,                  /* multiply.vta, vta */
     &at_tmpl_matmul_opencl,                 /* testing/matmul, opencl */
+    &at_tmpl_matmul_llvm,                   /* testing/matmul, llvm */
 };
 
 size_t at_tmpl_count(void)

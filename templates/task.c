@@ -35,7 +35,8 @@ at_status at_task_new(const at_template *t, const at_args *args, at_task **out)
         st = t->define_space(args, task->space);
         if (st != AT_OK) st = AT_FAIL_WRAP(st, "template %s: defining the space", t->name);
     }
-    if (st == AT_OK && at_space_n_knobs(task->space) != t->n_knobs)
+    if (st == AT_OK && at_space_n_knobs(task->space) != t->n_knobs &&
+        !(t->knobs_conditional && at_space_n_knobs(task->space) == 0))
         st = AT_FAIL(AT_EINVAL, "template %s defined %zu knobs, declares %zu", t->name, at_space_n_knobs(task->space),
                      t->n_knobs);
     if (st != AT_OK) {
@@ -81,7 +82,7 @@ const at_space *at_task_space(const at_task *t)
 
 double at_task_flop(const at_task *t)
 {
-    return at_op_flop(&t->args);
+    return t->tmpl->flop ? t->tmpl->flop(&t->args) : at_op_flop(&t->args);
 }
 
 void at_task_write_workload(const at_task *t, at_strbuf *sb)

@@ -46,6 +46,14 @@ typedef struct at_template {
      * first decide the config, so a record whose first size disagrees with the extent (TopHub's
      * VTA pack) still names a config (at_space_index_of_as_given). (defaults to false) */
     bool entities_as_given;
+    /* (optional) define_space may define no knob at all when the arguments rule the schedule out
+     * (TVM's schedule returned before defining its knobs): the space then has one empty config.
+     * (defaults to false: exactly n_knobs knobs) */
+    bool knobs_conditional;
+    /* (optional) FLOPs of one run when the template's compute has stages its op kind's does not
+     * (TVM's compute_flop walks the template's own compute: dense_nopack.x86 sums its lanes).
+     * (defaults to at_op_flop) */
+    double (*flop)(const at_args *a);
 } at_template;
 
 /* ---- registry (templates/registry.c) -------------------------------------------------------- */

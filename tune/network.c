@@ -13,7 +13,9 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/rng.h"
+#include "measure/cpu.h"
 #include "measure/ocl.h"
+#include "tune/llvm_backend.h"
 #include "tune/network.h"
 #include "tune/ocl_backend.h"
 
@@ -208,7 +210,8 @@ at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result 
         ro.measure = o->measure;
         st = at_meas_rpc_runner_new(&ro, &runner);
     } else if (st == AT_OK) {
-        st = at_meas_ocl_runner_new(&o->measure, &runner);
+        /* the target's template family picks the pool: OpenCL workers, or CPU workers (LLVM) */
+        st = at_meas_local_runner_new(at_net_target_family(o->target), &o->measure, &runner);
     }
     for (size_t k = 0; st == AT_OK && k < sum.n_tasks; k++)
         st = tune_one(o, ts, sum.n_tasks - 1 - k, k + 1, sum.n_tasks, tmp_path, runner, &sum);
@@ -262,6 +265,8 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
     at_tune_dispatch *d = NULL;
     at_net_plan *plan = NULL;
     at_ocl_ctx *ctx = NULL;
+    at_llvm_pool *pool = NULL;
+    bool on_cpu = at_net_target_family(o->target) == AT_TARGET_LLVM;
     at_net_exec *e = NULL;
     float *x = NULL;
     double *wall = at_malloc(repeat * sizeof *wall), *dev = at_malloc(repeat * sizeof *dev);
@@ -282,9 +287,9 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         res.dispatch = at_tune_dispatch_get_stats(d);
         at_tune_net_event ev = {.kind = AT_TUNE_NET_COMPILE};
         emit_eval(o, &ev);
-        st = at_ocl_runtime_init(o->cache_dir);
+        st = on_cpu ? at_tune_llvm_pool_new(o->n_threads, &pool) : at_ocl_runtime_init(o->cache_dir);
     }
-    if (st == AT_OK) {
+    if (st == AT_OK && !on_cpu) {
         at_ocl_device_info *devs = NULL;
         size_t n = 0, index = 0;
         st = at_ocl_devices(&devs, &n);
@@ -293,7 +298,8 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         at_free(devs);
         if (st == AT_OK) st = at_ocl_ctx_new(index, &ctx);
     }
-    if (st == AT_OK) st = at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e);
+    if (st == AT_OK && on_cpu) st = at_net_exec_new(net, plan, at_tune_llvm_backend(), pool, &e);
+    if (st == AT_OK && !on_cpu) st = at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e);
     int64_t n_in = net ? at_net_node_numel(at_net_node_at(net, 0)) : 0;
     if (st == AT_OK) {
         x = at_malloc((size_t)n_in * sizeof *x);
@@ -329,6 +335,7 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
     at_free(x);
     at_net_exec_free(e);
     at_ocl_ctx_free(ctx);
+    at_tune_llvm_pool_free(pool);
     at_net_plan_free(plan);
     at_tune_dispatch_free(d);
     at_net_tasks_free(ts);

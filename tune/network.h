@@ -81,8 +81,9 @@ typedef struct at_tune_network_result {
 } at_tune_network_result;
 
 /* Extracts, tunes every task (reverse order) into FILE.tmp, then pick-best FILE.tmp (+ an
- * existing FILE) into FILE and removes FILE.tmp. The measuring runner (local: this process's
- * only OpenCL user; or remote with rpc) is gone when this returns (evaluate afterwards). out
+ * existing FILE) into FILE and removes FILE.tmp. The measuring runner (local: the OpenCL pool,
+ * this process's only OpenCL user, or the CPU pool for a target of the LLVM family; or remote
+ * with rpc) is gone when this returns (evaluate afterwards). out
  * (optional) is written on AT_OK. Returns AT_OK, AT_EINVAL (missing option; unknown network),
  * AT_ENOTFOUND (unknown tuner, no device, no server under rpc->key), the runner's, tuner's and
  * log's statuses, AT_ENOMEM. */
@@ -99,6 +100,8 @@ typedef struct at_tune_eval_opts {
     at_tophub_opts tophub;       /* where the pack is (cache dir, location) */
     const char    *device;       /* at_ocl_device_select spec; NULL -> PoCL / the first */
     const char    *cache_dir;    /* PoCL kernel cache */
+    int            n_threads;    /* CPU targets (LLVM backend): threads of the parallel loops;
+                                    0 -> online cores */
     size_t         repeat;       /* timed runs; 0 -> 10 */
     bool           check;        /* compare the output with the reference executor */
     at_tune_net_event_fn on_event;
@@ -116,7 +119,8 @@ typedef struct at_tune_eval_result {
 } at_tune_eval_result;
 
 /* Builds the network with parameters, dispatches every task (log > TopHub > fallback), builds
- * its programs on the OpenCL device and times `repeat` runs; with check, compares the network
+ * its programs on the OpenCL device -- or, for a target of the LLVM family (arm_cpu), compiles
+ * every program for the host CPU through LLVM (tune/llvm_backend.h) -- and times `repeat` runs; with check, compares the network
  * output with the reference executor (atol 1e-4, rtol 1e-3). This process must not have made a
  * measuring runner since. *out written on AT_OK (a mismatch is AT_OK: out->check.n_bad says).
  * Returns AT_OK, AT_EINVAL, AT_ENOTFOUND (no device / log), AT_EDEVICE, AT_EIO, AT_ENOMEM. */

@@ -33,6 +33,14 @@ const char *at_vta_dep_queue_name(at_vta_dep_queue q)
 
 /* ---------------------------------------------------------------- object and memories */
 
+void at_vta_sim_set_timing(at_vta_sim *sim, const at_vta_timing *timing)
+{
+    if (timing)
+        sim->timing = *timing;
+    else
+        at_vta_timing_default(&sim->timing);
+}
+
 at_status at_vta_sim_new(const at_vta_hw *hw, const at_vta_sim_opts *opts, at_vta_sim **out)
 {
     const uint32_t one = 1;
@@ -334,12 +342,20 @@ static uint64_t port_grant(run *r, int m, bool write, uint64_t req, uint64_t bea
     return got;
 }
 
+/* Bytes one beat of the memory port carries: the configuration's bus width unless the timing
+ * table gives an effective DMA rate (calibration). */
+static uint64_t beat_bytes(const run *r)
+{
+    uint32_t b = r->sim->timing.dma_bytes_per_cycle;
+    return b ? b : (uint64_t)r->sim->hw.bus_bytes;
+}
+
 static void step_fetch(run *r, uint64_t start, uint64_t slot)
 {
     size_t i = r->fetched;
     uint64_t was_free = r->free_at[AT_VTA_FETCH];
     if (slot > was_free) r->st.stall_cycles[AT_VTA_FETCH] += slot - was_free;
-    uint64_t beats = ceil_div(AT_VTA_INSN_BYTES, (uint64_t)r->sim->hw.bus_bytes);
+    uint64_t beats = ceil_div(AT_VTA_INSN_BYTES, beat_bytes(r));
     uint64_t end = port_grant(r, AT_VTA_FETCH, false, start, beats) + beats;
     r->arrival[i] = end;
     r->st.busy_cycles[AT_VTA_FETCH] += end - start;
@@ -420,7 +436,7 @@ static at_status step_start(run *r, int m, uint64_t start)
         f->insn = i;
         f->row = 0;
         f->start = start;
-        f->beats = ceil_div((uint64_t)in->x_size * eb, (uint64_t)hw->bus_bytes);
+        f->beats = ceil_div((uint64_t)in->x_size * eb, beat_bytes(r));
         f->row_cycles = store ? max64(f->beats, (uint64_t)in->x_size * tm->store_elem_cycles) : f->beats;
         f->t =
             t + (store ? 0 : tm->dma_read_latency) + (uint64_t)in->x_pad0 * tm->pad_elem_cycles + tm->dma_row_overhead;

@@ -83,6 +83,10 @@ at_status at_vta_sim_new(const at_vta_hw *hw, const at_vta_sim_opts *opts, at_vt
 /* Frees the simulator and its DRAM; NULL does nothing. */
 void at_vta_sim_free(at_vta_sim *sim);
 
+/* Replaces the cycle-model constants (copied) for the following runs; NULL restores the
+ * defaults. For calibration: one program re-timed under many tables without rebuilding DRAM. */
+void at_vta_sim_set_timing(at_vta_sim *sim, const at_vta_timing *timing);
+
 /* The configuration the simulator was made for (borrowed until _free). */
 const at_vta_hw *at_vta_sim_hw(const at_vta_sim *sim);
 

@@ -24,6 +24,10 @@ typedef struct at_vta_timing {
     uint32_t alu_ii;            /* ALU uop loop initiation interval (HLS PIPELINE II=2) */
     uint32_t alu_depth;         /* ALU pipeline fill, paid on each pass of the uop loop */
     uint32_t loop_out_overhead; /* per iteration of the outer (iter_out) loop of GEMM/ALU */
+    uint32_t dma_bytes_per_cycle; /* effective bytes per memory-port beat (0: the bus width, 8 on Pynq) */
+    uint32_t host_call_cycles;  /* NOT simulated: the host's share of one measured call (runtime, cache
+                                   maintenance, launch, completion poll), added by predictions to the
+                                   device cycles (at_vta_timing_call_cycles) */
 } at_vta_timing;
 
 /* The defaults (vta/timing.c's table). */
@@ -35,6 +39,10 @@ size_t      at_vta_timing_count(void);
 const char *at_vta_timing_name(size_t i);
 const char *at_vta_timing_doc(size_t i);
 uint32_t    at_vta_timing_get(const at_vta_timing *t, size_t i);
+
+/* The cycles a measured call takes for a device run of device_cycles: device_cycles +
+ * host_call_cycles (what TVM's time evaluator measures on a board: the whole module call). */
+uint64_t at_vta_timing_call_cycles(const at_vta_timing *t, uint64_t device_cycles);
 
 /* Sets a constant by name. AT_ENOTFOUND for an unknown name, AT_EINVAL for a value outside
  * [0, 1000000] or a zero initiation interval. */

@@ -76,6 +76,30 @@ static at_vtagen_kernel *alu_kernel(at_vtagen_prog *p, at_vta_alu_op op, int32_t
     return k;
 }
 
+/* dst[acc0 + co * plane + e] op= src[bias0 + co] for co < tco, e < plane: a tensor-tensor ALU
+ * kernel with one uop and the two loops (unit loops dropped) over the tile's channel blocks. */
+static at_vtagen_kernel *alu_bias_kernel(at_vtagen_prog *p, at_vta_alu_op op, int64_t acc0, int64_t bias0, int64_t tco,
+                                         int64_t plane)
+{
+    at_vtagen_kernel *k = at_vtagen_kernel_new(p, 1);
+    if (!k) return NULL;
+    k->is_alu = true;
+    k->alu_op = op;
+    k->uops[0] = (at_vta_uop){(uint32_t)acc0, (uint32_t)bias0, 0};
+    int n = 0;
+    if (tco > 1) k->extent[n] = (uint32_t)tco, k->dst_f[n] = (uint32_t)plane, k->src_f[n] = 1, n++;
+    if (plane > 1) k->extent[n] = (uint32_t)plane, k->dst_f[n] = 1, k->src_f[n] = 0, n++;
+    k->n_loops = n;
+    return k;
+}
+
+static bool has_bias(const at_vtagen_conv2d *c)
+{
+    for (size_t i = 0; i < c->n_epi && i < AT_VTAGEN_MAX_EPI; i++)
+        if (c->epi[i].bias) return true;
+    return false;
+}
+
 at_status at_vtagen_conv2d_check(const at_vta_hw *hw, const at_vtagen_conv2d *c)
 {
     if (c->tile_h < 1 || c->oh % c->tile_h || c->tile_w < 1 || c->ow % c->tile_w || c->tile_ci < 1 ||
@@ -96,9 +120,14 @@ at_status at_vtagen_conv2d_check(const at_vta_hw *hw, const at_vtagen_conv2d *c)
     if (nvt * c->tile_co * c->tile_ci * c->kh * c->kw > hw->wgt_buff_depth)
         return AT_FAIL(AT_EINVAL, "weight tiles need %lld elements, the weight buffer holds %d",
                        (long long)(nvt * c->tile_co * c->tile_ci * c->kh * c->kw), hw->wgt_buff_depth);
-    if (nvt * c->tile_co * c->tile_h * c->tile_w > hw->acc_buff_depth)
+    int64_t bias_tile = has_bias(c) ? c->tile_co : 0;
+    if (nvt * (c->tile_co * c->tile_h * c->tile_w + bias_tile) > hw->acc_buff_depth)
         return AT_FAIL(AT_EINVAL, "accumulator tiles need %lld elements, the accumulator buffer holds %d",
-                       (long long)(nvt * c->tile_co * c->tile_h * c->tile_w), hw->acc_buff_depth);
+                       (long long)(nvt * (c->tile_co * c->tile_h * c->tile_w + bias_tile)), hw->acc_buff_depth);
+    if (c->n_epi > AT_VTAGEN_MAX_EPI) return AT_FAIL(AT_EINVAL, "at most %d epilogue stages", AT_VTAGEN_MAX_EPI);
+    for (size_t i = 0; i < c->n_epi; i++)
+        if (!c->epi[i].bias && (c->epi[i].imm < -32768 || c->epi[i].imm > 32767))
+            return AT_FAIL(AT_EINVAL, "epilogue stage %zu: immediate %d does not fit 16 bits", i, (int)c->epi[i].imm);
     if (c->ph > 15 || c->pw > 15) return AT_FAIL(AT_EINVAL, "padding above 15 does not fit a load's pad fields");
     return AT_OK;
 }
@@ -120,7 +149,19 @@ at_status at_vtagen_conv2d_lower(const at_vta_hw *hw, const at_vtagen_conv2d *c,
     const int64_t data0 = (int64_t)(addrs->data / (uint64_t)at_vta_hw_dram_elem_bytes(hw, AT_VTA_MEM_INP));
     const int64_t kern0 = (int64_t)(addrs->kernel / (uint64_t)at_vta_hw_dram_elem_bytes(hw, AT_VTA_MEM_WGT));
     const int64_t out0 = (int64_t)(addrs->out / (uint64_t)at_vta_hw_dram_elem_bytes(hw, AT_VTA_MEM_OUT));
-    at_vtagen_kernel *reset[MAX_VT], *gemm[MAX_VT], *alu[3][MAX_VT];
+    /* the epilogue: the template's >> shift, min, max unless the layer gives its own */
+    at_vtagen_epi epi[AT_VTAGEN_MAX_EPI] = {{AT_VTA_ALU_SHR, false, c->shift}, {AT_VTA_ALU_MIN, false, c->clip_hi},
+                                            {AT_VTA_ALU_MAX, false, c->clip_lo}};
+    size_t n_epi = 3;
+    if (c->n_epi) {
+        n_epi = c->n_epi;
+        for (size_t a = 0; a < n_epi; a++) epi[a] = c->epi[a];
+    }
+    const bool bias = has_bias(c);
+    const int64_t bias0 = nvt * acc_tile; /* bias blocks after every thread's accumulator tile */
+    const int64_t bias_dram0 =
+        bias ? (int64_t)(addrs->bias / (uint64_t)at_vta_hw_dram_elem_bytes(hw, AT_VTA_MEM_ACC)) : 0;
+    at_vtagen_kernel *reset[MAX_VT], *gemm[MAX_VT], *alu[AT_VTAGEN_MAX_EPI][MAX_VT];
     for (int64_t t = 0; t < nvt; t++) {
         loop rl[3] = {{tw, 1, 0, 0}, {tco, th * tw, 0, 0}, {th, tw, 0, 0}}; /* x_j, x_co, x_i */
         reset[t] = gemm_kernel(p, rl, 3, true, t * acc_tile, 0, 0);
@@ -133,9 +174,9 @@ at_status at_vtagen_conv2d_lower(const at_vta_hw *hw, const at_vtagen_conv2d *c,
             {th, tw, c->sh * ix, 0},          /* x_i */
         };
         gemm[t] = gemm_kernel(p, gl, 6, false, t * acc_tile, t * inp_tile, t * wgt_tile);
-        alu[0][t] = alu_kernel(p, AT_VTA_ALU_SHR, c->shift, t * acc_tile, acc_tile);
-        alu[1][t] = alu_kernel(p, AT_VTA_ALU_MIN, c->clip_hi, t * acc_tile, acc_tile);
-        alu[2][t] = alu_kernel(p, AT_VTA_ALU_MAX, c->clip_lo, t * acc_tile, acc_tile);
+        for (size_t a = 0; a < n_epi; a++)
+            alu[a][t] = epi[a].bias ? alu_bias_kernel(p, epi[a].op, t * acc_tile, bias0 + t * tco, tco, th * tw)
+                                    : alu_kernel(p, epi[a].op, epi[a].imm, t * acc_tile, acc_tile);
     }
     for (int64_t t = 0; t < nvt; t++) at_vtagen_dep_push(p, AT_VTAGEN_STORE, AT_VTAGEN_COMPUTE);
     int64_t co_outer = c->co_b / tco / c->oc_nthread, h_outer = c->oh / th / c->h_nthread;
@@ -190,11 +231,22 @@ at_status at_vtagen_conv2d_lower(const at_vta_hw *hw, const at_vtagen_conv2d *c,
                         }
                     }
                     for (int64_t t = 0; t < nvt; t++) at_vtagen_dep_pop(p, AT_VTAGEN_COMPUTE, AT_VTAGEN_LOAD);
-                    for (int a = 0; a < 3; a++)
+                    for (size_t a = 0; a < n_epi; a++) {
+                        /* a tensor operand's DMA (compute stage) before its ALU stage, per thread */
+                        for (int64_t t = 0; t < nvt && epi[a].bias; t++) {
+                            at_vta_insn *in = at_vtagen_mem(p, AT_VTA_OP_LOAD, AT_VTA_MEM_ACC);
+                            if (!in) break;
+                            in->sram_base = (uint32_t)(bias0 + t * tco);
+                            in->dram_base = (uint32_t)(bias_dram0 + co_blk[t]);
+                            in->y_size = 1;
+                            in->x_size = (uint32_t)tco;
+                            in->x_stride = (uint32_t)tco;
+                        }
                         for (int64_t t = 0; t < nvt; t++) {
                             at_vtagen_push_kernel(p, alu[a][t]);
-                            if (a == 2) at_vtagen_dep_push(p, AT_VTAGEN_COMPUTE, AT_VTAGEN_STORE);
+                            if (a == n_epi - 1) at_vtagen_dep_push(p, AT_VTAGEN_COMPUTE, AT_VTAGEN_STORE);
                         }
+                    }
                     for (int64_t t = 0; t < nvt; t++) {
                         at_vtagen_dep_pop(p, AT_VTAGEN_COMPUTE, AT_VTAGEN_STORE);
                         for (int64_t co = 0; co < tco; co++) {

@@ -50,6 +50,8 @@ size_t mali_tiny_args(const at_template *t, at_args *out, size_t max)
     case AT_OP_DENSE: list = dense, n = sizeof dense / sizeof dense[0]; break;
     case AT_OP_MATMUL:
     case AT_OP_CONV2D_PACKED:
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED:
     case AT_OP_COUNT:
     default: return 0;
     }

@@ -320,7 +320,8 @@ static char *path_in(const char *dir, const char *name)
     static char buf[2][4096];
     static int k;
     k ^= 1;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    int n = snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < sizeof buf[k]);
     return buf[k];
 }
 

@@ -389,7 +389,7 @@ static void handler_should_refuse_requests_that_do_not_fit_its_templates(void **
     } refusal;
     refusal cases[10];
     for (size_t i = 0; i < 10; i++) cases[i].q = sample_request();
-    cases[0].q.target = 1, cases[0].want = AT_EUNSUPPORTED, cases[0].needle = "measures OpenCL and VTA templates";
+    cases[0].q.target = 7, cases[0].want = AT_EUNSUPPORTED, cases[0].needle = "measures OpenCL, LLVM and VTA templates";
     cases[1].q.template_name = "testing/nothing", cases[1].want = AT_ENOTFOUND, cases[1].needle = "no OpenCL template 'testing/nothing'";
     cases[2].q.args_json = "[64, 64", cases[2].want = AT_EPARSE, cases[2].needle = "measure request: args";
     cases[3].q.args_json = "{\"n\": 64}", cases[3].want = AT_EPARSE, cases[3].needle = "not a JSON list";

@@ -269,6 +269,8 @@ static bool tiny_args(at_op_kind op, int variant, at_args *out)
     case AT_OP_DEPTHWISE_CONV2D_NCHW: text = variant ? NULL : "1,4,8,8,1,3,3,1,1"; break;
     case AT_OP_DENSE: text = variant ? NULL : "2,8,16"; break;
     case AT_OP_CONV2D_PACKED: text = variant ? NULL : "1,32,6,5,32,3,3,1,1"; break;
+    case AT_OP_ADD_PACKED:
+    case AT_OP_MULTIPLY_PACKED: text = variant ? "1,32,4,6,int8" : "1,32,4,6"; break;
     case AT_OP_COUNT:
     default: print_error("no tiny arguments for op %s: add them to tiny_args\n", at_op_name(op)); fail();
     }

@@ -255,6 +255,8 @@ static const struct {
     {"depthwise_conv2d_nchw", {"1,32,112,112,1,3,3,1,1", "1,256,28,28,1,3,3,2,1"}},
     {"dense", {"1,1000,512", "4,256,128"}},
     {"conv2d_packed", {"1,64,14,14,64,3,3,1,1", "1,128,28,28,256,1,1,2,0"}},
+    {"add_packed", {"1,64,56,56", "1,128,28,28,int8"}},
+    {"multiply_packed", {"1,64,56,56", "1,128,28,28,int8"}},
 };
 
 static const char *const *args_for(at_op_kind op)

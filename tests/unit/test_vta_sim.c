@@ -671,17 +671,19 @@ static void bad_programs_should_be_device_errors_naming_the_instruction(void **s
     assert_int_equal(at_vta_sim_run(bounded, p.w, p.n, NULL), AT_ETIMEOUT);
     assert_non_null(strstr(at_last_error(), "vta insn #0 (GEMM"));
     assert_non_null(strstr(at_last_error(), "past its budget of 1000000 cycles"));
-    p.n = 0; /* many GEMMs of 4444 cycles: the one that would cross the budget is named */
+    /* many GEMMs of 1 + 40 * 100 = 4001 cycles (default timing) from cycle 34 (fetch latency 32 + 2
+     * beats): #k ends at 34 + 4001 (k + 1), so #249 is the first that would cross the budget */
+    p.n = 0;
     for (int i = 0; i < 300; i++)
         emit(&p, INSN(.opcode = AT_VTA_OP_GEMM, .uop_bgn = 0, .uop_end = 100, .iter_out = 40, .iter_in = 1));
     emit(&p, FINISH());
     assert_int_equal(at_vta_sim_run(bounded, p.w, p.n, NULL), AT_ETIMEOUT);
-    assert_non_null(strstr(at_last_error(), "vta insn #225 (GEMM"));
+    assert_non_null(strstr(at_last_error(), "vta insn #249 (GEMM"));
     p.n = 70; /* the first 70 fit */
     emit(&p, FINISH());
     at_vta_stats bst;
     assert_ok(at_vta_sim_run(bounded, p.w, p.n, &bst));
-    assert_true(bst.cycles < 1000000 && bst.cycles > 300000);
+    assert_int_equal(bst.cycles, 34 + 70 * 4001 + 1); /* the GEMMs back to back, then FINISH */
     /* long transfers (2000 rows of 4 cycles) are stopped between their row events */
     uint32_t one = put(bounded, AT_VTA_MEM_INP, data, 16);
     p.n = 0;
