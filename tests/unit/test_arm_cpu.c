@@ -451,6 +451,18 @@ static void records_check_should_accept_the_real_records(void **state)
         print_error("%s", out_text);
         fail();
     }
+    /* an index neither knob order gives is still refused */
+    static const char bad[] =
+        "{\"input\": [\"llvm -device=arm_cpu -model=pynq -mtriple=armv7a-linux-eabi -mattr=+neon\", \"dense_nopack.x86\", "
+        "[[\"TENSOR\", [4, 512], \"float32\"], [\"TENSOR\", [1000, 512], \"float32\"], null, \"float32\"], {}], \"config\": "
+        "{\"index\": 130, \"code_hash\": null, \"entity\": [[\"tile_x\", \"sp\", [500, 2]], [\"tile_y\", \"sp\", [1, 4]], "
+        "[\"tile_k\", \"sp\", [128, 4]]]}, \"result\": [[0.0026334728000000003], 0, 37.781784772872925, 1565914117.3017628], "
+        "\"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}\n";
+    snprintf(path, sizeof path, "%s/bad.log", at_test_tmpdir("arm_cpu_rc"));
+    at_test_write_file(path, bad);
+    assert_int_equal(records_check(path), 1);
+    assert_non_null(strstr(out_text, "index 130, but its entities give 101"));
+    assert_non_null(strstr(out_text, "0/1 records valid\n"));
 }
 
 static void targets_should_parse_to_the_arm_cpu_strategy(void **state)
