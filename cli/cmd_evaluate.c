@@ -22,6 +22,8 @@ static const char usage[] =
     "                            (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
     "                            for VTA, its convs on the VTA simulator, the rest on this CPU;\n"
     "                            latency = simulated VTA time + measured CPU time\n"
+    "  --host naive|llvm         vta: the host layers (stem conv, quantize, pooling, dense) as\n"
+    "                            LLVM-compiled kernels (default) or the naive C reference loops\n"
     "  --threads N               arm_cpu: threads of the parallel loops (default: cores)\n"
 
     "  --log FILE                tuned records (optional: without it TopHub and fallbacks only)\n"
@@ -98,13 +100,44 @@ int at_cli_evaluate_vta(struct at_tune_vta_eval_opts *o)
             printf("%-26s  %-6s  %-15s  %10s  %9.3f  %6s\n", l->name, "cpu", "-", "-", l->ms, "-");
         }
     }
+    printf("host layers (%s; median ms per run):\n", r.host == AT_TUNE_VTA_HOST_NAIVE ? "naive C" : "LLVM");
+    for (size_t i = 0; i < AT_TUNE_VTA_N_HOST; i++) {
+        const at_tune_vta_host_report *h = &r.host_layers[i];
+        char cfg[64] = "-";
+        if (h->config_index >= 0 || strcmp(h->source, "-") != 0)
+            snprintf(cfg, sizeof cfg, "%s #%lld", h->source, (long long)h->config_index);
+        printf("  %-28s  %-32s  %-15s  %9.3f\n", h->name, h->impl, cfg, h->ms);
+    }
     printf("VTA (simulated, %zu layers): %.2f ms (%llu cycles); CPU (measured): %.2f ms\n",
            (size_t)(r.dispatch.n_user + r.dispatch.n_tophub + r.dispatch.n_fallback), r.vta_ms,
            (unsigned long long)r.cycles, r.cpu_ms);
     fprintf(stderr, "autotvm: dispatch: %zu VTA layers tuned by the log, %zu by TopHub, %zu run the fallback config\n",
             r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback);
     int rc = 0;
-    if (r.checked) {
+    if (r.checked && r.host == AT_TUNE_VTA_HOST_LLVM) {
+        const at_tune_vta_host_check *c = &r.host_check;
+        printf("Check: stem conv (LLVM) vs reference float: max abs error %.3g, %zu beyond tolerance: %s\n",
+               c->stem_max_err, c->stem_n_bad, c->stem_n_bad ? "FAILED" : "held");
+        printf("Check: quantized stem: %zu int8 elements differ from the reference, %zu not at a rounding boundary: %s\n",
+               c->quant_n_diff, c->quant_n_unexplained, c->quant_n_unexplained ? "FAILED" : "held");
+        printf("Check: max_pool2d+pack bit-exact on the executor's quantized stem: %s (%zu differ)\n",
+               c->pool_n_bad ? "FAILED" : "held", c->pool_n_bad);
+        printf("Check: packed VTA region bit-exact vs the reference run from the same int8 input: %s (%zu differ)\n",
+               c->region_n_bad ? "FAILED" : "held", c->region_n_bad);
+        printf("Check: logits within tolerance: %s (max abs error %.3g, %zu outside); vs the reference run from the "
+               "image: max abs error %.3g, value 0 differs in %zu elements\n",
+               c->logits_n_bad ? "FAILED" : "held", c->logits_max_err, c->logits_n_bad, c->logits_ref_max_err,
+               c->value0_n_diff);
+        if (c->stem_n_bad || c->quant_n_unexplained || r.n_bad || r.n_bad_logits) {
+            printf("Output check: MISMATCH with the reference executor\n");
+            fflush(stdout);
+            fprintf(stderr, "autotvm: error: the network output differs from the reference executor\n");
+            rc = 1;
+        } else {
+            printf("Output check: bit-exact with the reference executor on every packed int8 value (run from the "
+                   "executor's own quantized stem output); LLVM stem and logits within tolerance\n");
+        }
+    } else if (r.checked) {
         if (r.n_bad == 0 && r.n_bad_logits == 0) {
             printf("Output check: bit-exact with the reference executor (every packed int8 value and the logits)\n");
         } else {
@@ -121,15 +154,21 @@ int at_cli_evaluate_vta(struct at_tune_vta_eval_opts *o)
 }
 
 /* --target vta: the evaluate options mapped onto the VTA network's. */
-static int evaluate_vta(const at_tune_eval_opts *e)
+static int evaluate_vta(const at_tune_eval_opts *e, const char *host)
 {
+    at_tune_vta_host_kind hk = AT_TUNE_VTA_HOST_LLVM;
+    if (host && !strcmp(host, "naive"))
+        hk = AT_TUNE_VTA_HOST_NAIVE;
+    else if (host && strcmp(host, "llvm") != 0)
+        return at_cli_usage_error("evaluate", "--host must be naive or llvm, got '%s'", host);
     if (e->net.batch > 1) return at_cli_usage_error("evaluate", "--target vta: batch 1 only (the 1x16 bitstream)");
     if (e->net.image_shape[0] && (e->net.image_shape[0] != 3 || e->net.image_shape[1] != e->net.image_shape[2]))
         return at_cli_usage_error("evaluate", "--target vta: the image must be 3,N,N");
     at_tune_vta_eval_opts o = {.network = e->network, .net = {.image_hw = e->net.image_shape[1],
                                                               .num_classes = e->net.num_classes, .seed = e->net.seed},
                                .input_seed = e->net.seed, .log_path = e->log_path, .no_tophub = e->no_tophub,
-                               .tophub = e->tophub, .repeat = e->repeat, .check = e->check};
+                               .tophub = e->tophub, .repeat = e->repeat, .check = e->check, .host = hk,
+                               .host_threads = e->n_threads};
     if (!at_net_vta_knows(e->network))
         return at_cli_usage_error("evaluate", "--target vta: no network '%s' (known: resnet-18)", e->network);
     return at_cli_evaluate_vta(&o);
@@ -149,14 +188,14 @@ int at_cli_parse_image_shape(const char *cmd, const char *text, int64_t out[3])
 int at_cmd_evaluate(int argc, char **argv)
 {
     const char *target = NULL, *log = NULL, *repeat = NULL, *device = NULL, *batch = NULL, *shape = NULL,
-               *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL;
+               *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL, *host = NULL;
     int check = 0, no_tophub = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},       {"log", &log, NULL},         {"repeat", &repeat, NULL},
         {"check", NULL, &check},         {"device", &device, NULL},   {"batch", &batch, NULL},
         {"image-shape", &shape, NULL},   {"num-classes", &classes, NULL}, {"seed", &seed, NULL},
         {"tophub-dir", &tophub_dir, NULL}, {"no-tophub", NULL, &no_tophub}, {"cache-dir", &cache_dir, NULL},
-        {"threads", &threads, NULL},
+        {"threads", &threads, NULL},     {"host", &host, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -197,7 +236,8 @@ int at_cmd_evaluate(int argc, char **argv)
         if (v < 1 || v > 4096) return at_cli_usage_error("evaluate", "--threads must be 1..4096");
         o.n_threads = (int)v;
     }
-    if (at_net_vta_target_is(target)) return evaluate_vta(&o);
+    if (at_net_vta_target_is(target)) return evaluate_vta(&o, host);
+    if (host) return at_cli_usage_error("evaluate", "--host applies to --target vta only");
     at_status st = at_net_target_parse(target, &o.target);
     if (st != AT_OK) return at_cli_fail(st);
     return at_cli_evaluate(&o);

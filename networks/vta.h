@@ -108,6 +108,31 @@ size_t         at_net_vta_layer_task(const at_net_vta *n, size_t layer);
 at_status at_net_vta_stem(const at_net_vta *n, const float *image, int8_t *value0);
 /* Head on the CPU: the last value (packed int8) -> logits (num_classes floats). */
 void at_net_vta_head(const at_net_vta *n, const int8_t *last, float *logits);
+
+/* The host layers one by one (at_net_vta_stem and at_net_vta_head are these in order; the VTA
+ * executor times them separately and checks its LLVM-compiled ones against them):
+ * - the stem conv's output side (image H / 2): at_net_vta_stem_hw;
+ * - its weights transposed to [147 taps][64 channels] (*out owned by the caller, at_free; AT_OK
+ *   or AT_ENOMEM) and the conv 7x7/2 pad 3 + bias in float, each channel summed from its bias in
+ *   (c, ky, kx) tap order: conv [64][oh][oh];
+ * - relu + quantize to int8 at 2^-4 (at_net_vta_quantize: floor(16 max(x, 0) + 0.5) in double,
+ *   clipped to +-127): q [64][oh][oh];
+ * - max_pool2d 3x3/2 pad 1 on int8 and packing to NCHW1n16c: value 0;
+ * - unpack + dequantize + global_avg_pool2d (exact integer sums, then / 16 / plane in double):
+ *   feat [512];
+ * - dense + bias with double accumulation: logits [num_classes]. */
+/* Stem conv 7x7/2 weights [64][3][7][7] (BN folded; *bias [64]) and the image size; dense
+ * weights [classes][512] and *bias [classes]; borrowed (AT_ASSERT at_net_vta_has_weights). */
+const float *at_net_vta_stem_params(const at_net_vta *n, const float **bias, int64_t *hw);
+const float *at_net_vta_dense_params(const at_net_vta *n, const float **bias);
+int64_t   at_net_vta_stem_hw(const at_net_vta *n);
+at_status at_net_vta_stem_weights_t(const at_net_vta *n, float **out);
+void      at_net_vta_stem_conv(const at_net_vta *n, const float *image, const float *wt, float *conv);
+int8_t    at_net_vta_quantize(float x);
+void      at_net_vta_stem_quantize(const at_net_vta *n, const float *conv, int8_t *q);
+void      at_net_vta_stem_pool(const at_net_vta *n, const int8_t *q, int8_t *value0);
+void      at_net_vta_head_pool(const at_net_vta *n, const int8_t *last, float *feat);
+void      at_net_vta_head_dense(const at_net_vta *n, const float *feat, float *logits);
 /* One packed-region layer in naive C with exact int32 arithmetic: conv (in[0] = its input) or add
  * (in[0], in[1]); out has at_net_vta_value_numel(n, layer + 1) elements. AT_OK or AT_ENOMEM. */
 at_status at_net_vta_layer_ref(const at_net_vta_layer *l, const int8_t *const in[2], int8_t *out);

@@ -28,24 +28,14 @@ static int8_t requant(int32_t x, bool relu, int shift)
     return (int8_t)x;
 }
 
-at_status at_net_vta_stem(const at_net_vta *n, const float *image, int8_t *value0)
+void at_net_vta_stem_conv(const at_net_vta *n, const float *image, const float *wt, float *conv)
 {
     const float *bias;
     int64_t hw;
-    const float *w = at_net_vta_stem_params(n, &bias, &hw);
-    const int64_t ch = 64, oh = hw / 2, ph = hw / 4;
-    /* conv 7x7 stride 2 pad 3, + bias, relu, quantize to int8 at 2^-4; weights as [tap][c] so the
-     * channel loop is innermost and contiguous (each channel still sums its taps in (i, ky, kx)
-     * order from its bias) */
-    int8_t *q = at_malloc((size_t)(ch * oh * oh));
-    float *wt = at_malloc((size_t)(147 * ch) * sizeof *wt);
-    if (!q || !wt) {
-        at_free(q);
-        at_free(wt);
-        return AT_OOM();
-    }
-    for (int64_t c = 0; c < ch; c++)
-        for (int64_t t = 0; t < 147; t++) wt[t * ch + c] = w[c * 147 + t];
+    (void)at_net_vta_stem_params(n, &bias, &hw);
+    const int64_t ch = 64, oh = hw / 2;
+    /* conv 7x7 stride 2 pad 3, + bias; weights as [tap][c] so the channel loop is innermost and
+     * contiguous (each channel still sums its taps in (i, ky, kx) order from its bias) */
     for (int64_t y = 0; y < oh; y++)
         for (int64_t x = 0; x < oh; x++) {
             float acc[64];
@@ -62,13 +52,39 @@ at_status at_net_vta_stem(const at_net_vta *n, const float *image, int8_t *value
                         for (int64_t c = 0; c < ch; c++) acc[c] += v * wr[c];
                     }
                 }
-            for (int64_t c = 0; c < ch; c++) {
-                float a = acc[c] < 0 ? 0 : acc[c];
-                double v = floor((double)a * (1 << AT_NET_VTA_INPUT_SHIFT) + 0.5);
-                q[(c * oh + y) * oh + x] = (int8_t)(v > 127 ? 127 : v < -127 ? -127 : v);
-            }
+            for (int64_t c = 0; c < ch; c++) conv[(c * oh + y) * oh + x] = acc[c];
         }
-    at_free(wt);
+}
+
+at_status at_net_vta_stem_weights_t(const at_net_vta *n, float **out)
+{
+    const float *bias;
+    int64_t hw;
+    const float *w = at_net_vta_stem_params(n, &bias, &hw);
+    float *wt = at_malloc((size_t)(147 * 64) * sizeof *wt);
+    if (!wt) return AT_OOM();
+    for (int64_t c = 0; c < 64; c++)
+        for (int64_t t = 0; t < 147; t++) wt[t * 64 + c] = w[c * 147 + t];
+    *out = wt;
+    return AT_OK;
+}
+
+int8_t at_net_vta_quantize(float x)
+{
+    float a = x < 0 ? 0 : x;
+    double v = floor((double)a * (1 << AT_NET_VTA_INPUT_SHIFT) + 0.5);
+    return (int8_t)(v > 127 ? 127 : v < -127 ? -127 : v);
+}
+
+void at_net_vta_stem_quantize(const at_net_vta *n, const float *conv, int8_t *q)
+{
+    int64_t m = 64 * at_net_vta_stem_hw(n) * at_net_vta_stem_hw(n);
+    for (int64_t i = 0; i < m; i++) q[i] = at_net_vta_quantize(conv[i]);
+}
+
+void at_net_vta_stem_pool(const at_net_vta *n, const int8_t *q, int8_t *value0)
+{
+    const int64_t ch = 64, oh = at_net_vta_stem_hw(n), ph = oh / 2;
     /* max_pool2d 3x3 stride 2 pad 1 on int8 (padding never wins), packed to NCHW1n16c */
     for (int64_t c = 0; c < ch; c++)
         for (int64_t y = 0; y < ph; y++)
@@ -83,29 +99,63 @@ at_status at_net_vta_stem(const at_net_vta *n, const float *image, int8_t *value
                     }
                 value0[((c / B * ph + y) * ph + x) * B + c % B] = (int8_t)m;
             }
-    at_free(q);
-    return AT_OK;
 }
 
-void at_net_vta_head(const at_net_vta *n, const int8_t *last, float *logits)
+int64_t at_net_vta_stem_hw(const at_net_vta *n)
+{
+    const float *bias;
+    int64_t hw;
+    (void)at_net_vta_stem_params(n, &bias, &hw);
+    return hw / 2;
+}
+
+at_status at_net_vta_stem(const at_net_vta *n, const float *image, int8_t *value0)
+{
+    int64_t oh = at_net_vta_stem_hw(n), m = 64 * oh * oh;
+    float *conv = at_malloc((size_t)m * sizeof *conv), *wt = NULL;
+    int8_t *q = at_malloc((size_t)m);
+    at_status st = conv && q ? at_net_vta_stem_weights_t(n, &wt) : AT_OOM();
+    if (st == AT_OK) {
+        at_net_vta_stem_conv(n, image, wt, conv);
+        at_net_vta_stem_quantize(n, conv, q);
+        at_net_vta_stem_pool(n, q, value0);
+    }
+    at_free(wt);
+    at_free(q);
+    at_free(conv);
+    return st;
+}
+
+void at_net_vta_head_pool(const at_net_vta *n, const int8_t *last, float *feat)
 {
     const at_net_vta_layer *l = at_net_vta_layer_at(n, at_net_vta_n_layers(n) - 1);
-    const float *bias;
-    const float *w = at_net_vta_dense_params(n, &bias);
-    int64_t ch = l->co_b * B, plane = l->oh * l->ow, classes = at_net_vta_num_classes(n);
-    float feat[512];
+    int64_t ch = l->co_b * B, plane = l->oh * l->ow;
     AT_ASSERT(ch == 512);
-    /* unpack, dequantize, global_avg_pool2d */
+    /* unpack, dequantize, global_avg_pool2d: an exact integer sum, then two double divisions */
     for (int64_t c = 0; c < ch; c++) {
         double s = 0;
         for (int64_t p = 0; p < plane; p++) s += last[((c / B) * plane + p) * B + c % B];
         feat[c] = (float)(s / (1 << AT_NET_VTA_INPUT_SHIFT) / (double)plane);
     }
+}
+
+void at_net_vta_head_dense(const at_net_vta *n, const float *feat, float *logits)
+{
+    const float *bias;
+    const float *w = at_net_vta_dense_params(n, &bias);
+    int64_t ch = 512, classes = at_net_vta_num_classes(n);
     for (int64_t o = 0; o < classes; o++) {
         double s = bias[o];
         for (int64_t c = 0; c < ch; c++) s += (double)feat[c] * w[o * ch + c];
         logits[o] = (float)s;
     }
+}
+
+void at_net_vta_head(const at_net_vta *n, const int8_t *last, float *logits)
+{
+    float feat[512];
+    at_net_vta_head_pool(n, last, feat);
+    at_net_vta_head_dense(n, feat, logits);
 }
 
 void at_net_vta_conv_acc(const at_net_vta_layer *l, const int8_t *in, int32_t *acc)

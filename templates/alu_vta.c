@@ -20,17 +20,6 @@ static at_status define_space(const at_args *a, at_space *s)
     return at_space_split(s, TILE_W, "tile_w", p->lhs[3], 2);
 }
 
-static at_status inner_of(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner)
-{
-    int64_t sz[2];
-    at_config_split(c, knob, sz, 2);
-    if (sz[1] < 1 || extent % sz[1] != 0)
-        return AT_FAIL(AT_EINVAL, "%s = [%lld, %lld]: the inner size does not divide %lld", name, (long long)sz[0],
-                       (long long)sz[1], (long long)extent);
-    *inner = sz[1];
-    return AT_OK;
-}
-
 /* TVM's InjectDMAIntrin folds the DRAM region of a copy (unit dims dropped, contiguous dims
  * merged) and accepts at most two strided dimensions, the inner one of stride 1 unless it is the
  * only one. dims: (extent, stride in elements), outer first. */
@@ -63,9 +52,9 @@ static at_status schedule(const at_args *a, const at_config *c, at_ir_sched *s)
     }
     const int64_t n_b = p->lhs[0], c_b = p->lhs[1], h = p->lhs[2], w = p->lhs[3], lanes = p->lhs[4] * p->lhs[5];
     int64_t tco = 1, th = 1, tw = 1;
-    AT_TRY(inner_of(c, TILE_CO, "tile_co", c_b, &tco));
-    AT_TRY(inner_of(c, TILE_H, "tile_h", h, &th));
-    AT_TRY(inner_of(c, TILE_W, "tile_w", w, &tw));
+    AT_TRY(at_tmpl_split2_inner(c, TILE_CO, "tile_co", c_b, &tco));
+    AT_TRY(at_tmpl_split2_inner(c, TILE_H, "tile_h", h, &th));
+    AT_TRY(at_tmpl_split2_inner(c, TILE_W, "tile_w", w, &tw));
     /* the accumulator holds the lhs tile (where the ALU stages run in place) and the rhs tile; the
      * buffer is 2^17 bytes on 1x16 and 2^18 on 4x8 (the bitstreams TVM ships): 2048 elements */
     int64_t acc_bytes = p->lhs[4] == 4 && p->lhs[5] == 8 ? 1 << 18 : 1 << 17;

@@ -24,18 +24,6 @@ static at_status define_space(const at_args *a, at_space *s)
     return at_space_other(s, H_NTHREAD, "h_nthread", nthread, 2);
 }
 
-/* The inner size of a 2-way split, which must divide extent. */
-static at_status inner_of(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner)
-{
-    int64_t sz[2];
-    at_config_split(c, knob, sz, 2);
-    if (sz[1] < 1 || extent % sz[1] != 0)
-        return AT_FAIL(AT_EINVAL, "%s = [%lld, %lld]: the inner size does not divide %lld", name, (long long)sz[0],
-                       (long long)sz[1], (long long)extent);
-    *inner = sz[1];
-    return AT_OK;
-}
-
 /* The on-chip buffer bytes (inp, wgt, acc) of the bitstream TVM ships for a BATCH x BLOCK shape:
  * 1x16_i8w8a32_15_15_18_17 (the default) and 4x8_i8w8a32_15_16_16_18 (TopHub's other model).
  * The template sees no hardware config; backends/vta checks the actual one again. */
@@ -64,11 +52,11 @@ static at_status schedule(const at_args *a, const at_config *c, at_ir_sched *s)
     at_conv2d_packed_geom g;
     at_op_conv2d_packed_geom(p, &g);
     int64_t tb = 1, th = 1, tw = 1, tci = 1, tco = 1;
-    AT_TRY(inner_of(c, TILE_B, "tile_b", g.n_b, &tb)); /* defined but not applied, as in TVM */
-    AT_TRY(inner_of(c, TILE_H, "tile_h", g.oh, &th));
-    AT_TRY(inner_of(c, TILE_W, "tile_w", g.ow, &tw));
-    AT_TRY(inner_of(c, TILE_CI, "tile_ci", g.ci_b, &tci));
-    AT_TRY(inner_of(c, TILE_CO, "tile_co", g.co_b, &tco));
+    AT_TRY(at_tmpl_split2_inner(c, TILE_B, "tile_b", g.n_b, &tb)); /* defined but not applied, as in TVM */
+    AT_TRY(at_tmpl_split2_inner(c, TILE_H, "tile_h", g.oh, &th));
+    AT_TRY(at_tmpl_split2_inner(c, TILE_W, "tile_w", g.ow, &tw));
+    AT_TRY(at_tmpl_split2_inner(c, TILE_CI, "tile_ci", g.ci_b, &tci));
+    AT_TRY(at_tmpl_split2_inner(c, TILE_CO, "tile_co", g.co_b, &tco));
     (void)tb;
     int64_t ocn = at_config_other_int(c, OC_NTHREAD), hn = at_config_other_int(c, H_NTHREAD);
     if (ocn < 1 || hn < 1) return AT_FAIL(AT_EINVAL, "oc_nthread and h_nthread must be >= 1");

@@ -20,13 +20,6 @@ static at_status define_space(const at_args *args, at_space *s)
     return at_space_split_ex(s, C_UNROLL, "c_unroll", a->k, &(at_split_opts){.num_outputs = 2, .max_factor = 64});
 }
 
-static at_status fallback(const at_args *args, const at_space *s, const at_config *const *refs, size_t n_refs,
-                          at_config **c)
-{
-    (void)args;
-    return at_space_fallback_with_reference_log(s, c, refs, n_refs);
-}
-
 static bool in_vec_size(int64_t v)
 {
     for (size_t i = 0; i < 5; i++)
@@ -97,7 +90,7 @@ const at_template at_tmpl_dense_mali = {
     .n_knobs = N_KNOBS,
     .define_space = define_space,
     .schedule = schedule,
-    .fallback = fallback,
+    .fallback = at_tmpl_fallback_reference_log,
     .ref_backend = "mali",
     .ref_model = "rk3399",
 };

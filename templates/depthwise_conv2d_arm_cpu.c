@@ -28,13 +28,6 @@ static at_status define_space(const at_args *args, at_space *s)
     return at_space_annotate(s, ANN, "ann", 3, "try_unroll_vec");
 }
 
-static at_status fallback(const at_args *args, const at_space *s, const at_config *const *refs, size_t n_refs,
-                          at_config **c)
-{
-    (void)args;
-    return at_space_fallback_with_reference_log(s, c, refs, n_refs);
-}
-
 /* B1[c][kh][kw][vc] = kernel[(c VC + vc) / M][(c VC + vc) % M][kh][kw], parallel over c. */
 static void pack_kernel_stage(at_ir_sched *s, const at_conv2d_geom *g, int64_t vc, const at_ir_buffer *kernel,
                               const at_ir_buffer *b1)
@@ -148,7 +141,7 @@ const at_template at_tmpl_depthwise_conv2d_nchw_arm_cpu = {
     .n_knobs = N_KNOBS,
     .define_space = define_space,
     .schedule = schedule,
-    .fallback = fallback,
+    .fallback = at_tmpl_fallback_reference_log,
     .ref_backend = "arm_cpu",
     .ref_model = "rk3399",
     .entities_as_given = true,

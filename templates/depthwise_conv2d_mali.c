@@ -29,13 +29,6 @@ static at_status define_space(const at_args *args, at_space *s)
     return at_space_annotate(s, ANN_SPATIAL, "ann_spatial", 3, "try_unroll_vec");
 }
 
-static at_status fallback(const at_args *args, const at_space *s, const at_config *const *refs, size_t n_refs,
-                          at_config **c)
-{
-    (void)args;
-    return at_space_fallback_with_reference_log(s, c, refs, n_refs);
-}
-
 /* PaddedInput[n][c][h][w] under tile_and_bind3d(c, h, w, tile_c[1], 1, 1). */
 static void pad_stage(at_ir_sched *s, const at_conv2d_geom *g, int64_t tcf, const at_ir_buffer *data,
                       const at_ir_buffer *pad)
@@ -132,7 +125,7 @@ const at_template at_tmpl_depthwise_conv2d_nchw_mali = {
     .n_knobs = N_KNOBS,
     .define_space = define_space,
     .schedule = schedule,
-    .fallback = fallback,
+    .fallback = at_tmpl_fallback_reference_log,
     .ref_backend = "mali",
     .ref_model = "rk3399",
 };

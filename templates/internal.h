@@ -10,6 +10,7 @@
 
 #include "ir/ir.h"
 #include "knobs/config.h"
+#include "knobs/space.h"
 #include "templates/ops.h"
 
 /* ---- element access (references) ------------------------------------------------------------ */
@@ -62,6 +63,12 @@ at_status at_tmpl_split_parts(const at_config *c, size_t knob, int64_t extent, s
 at_status at_tmpl_annotate(const at_config *c, size_t knob, size_t n, const int64_t *axis_lens, int64_t max_unroll,
                            const int64_t *vec_size, size_t n_vec, at_ir_for_kind *kinds);
 
+/* at_template.fallback of the templates whose cfg.is_fallback branch is TVM's reference-log
+ * fallback: at_space_fallback_with_reference_log(s, c, refs, n_refs), args unused. AT_EINVAL,
+ * AT_ENOMEM as that function. */
+at_status at_tmpl_fallback_reference_log(const at_args *args, const at_space *s, const at_config *const *refs,
+                                         size_t n_refs, at_config **c);
+
 /* The vector sizes TVM's Mali schedules accept: 1, 2, 4, 8, 16. */
 extern const int64_t at_tmpl_mali_vec_size[5];
 
@@ -72,6 +79,10 @@ extern const int64_t at_tmpl_mali_vec_size[5];
 const at_ir_expr *at_tmpl_pad_load(at_ir_sched *s, const at_ir_buffer *data, const at_conv2d_geom *g,
                                    const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
                                    const at_ir_expr *w, int64_t h_max, int64_t w_max);
+
+/* The inner size of 2-way split knob `knob` of c, which must divide extent (VTA's templates apply
+ * a split by its inner size alone). AT_EINVAL naming the knob as `name` when it does not. */
+at_status at_tmpl_split2_inner(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner);
 
 /* ---- CPU schedules (templates/arm_cpu_util.c) ----------------------------------------------- */
 
@@ -97,5 +108,79 @@ at_tmpl_axis at_tmpl_cpu_axis(at_ir_sched *s, const char *name, int64_t extent, 
 
 /* Appends the loops of axes[0..n) to out in order; returns how many (at most 2 n). */
 size_t at_tmpl_axes_loops(const at_tmpl_axis *axes, size_t n, at_tmpl_loop *out);
+
+/* ---- spatial-pack conv2d (templates/spatial_pack.c) ----------------------------------------- */
+
+/* TVM's conv2d_spatial_pack_nchw compute, shared by the Mali (num_tile 3: blocks, threads,
+ * per-thread tile) and arm_cpu (num_tile 2: blocks, per-block tile) templates. Its knobs, in the
+ * order the compute defines them: */
+enum {
+    AT_TMPL_SP_TILE_CO,
+    AT_TMPL_SP_TILE_OH,
+    AT_TMPL_SP_TILE_OW,
+    AT_TMPL_SP_REORDER_0,   /* [n, co, oh, ow, ci, kh, kw, vh, vw, vc]: vh,vw,vc or vc,vh,vw innermost */
+    AT_TMPL_SP_ANN_REDUCE,  /* (kh, kw) try_unroll */
+    AT_TMPL_SP_ANN_SPATIAL, /* (vh, vw, vc) try_unroll_vec */
+    AT_TMPL_SP_N_KNOBS
+};
+
+/* A config's tiles of the compute, with the buffers every spatial-pack schedule has. */
+typedef struct at_tmpl_sp {
+    at_conv2d_geom      g;
+    at_ir_type          dt, kt, ot;
+    int64_t             bc, tc, vc, bh, th, vh, bw, tw, vw; /* blocks, threads (1 when num_tile 2), tile */
+    int64_t             dvh, dvw; /* data_vec window (undilated); dilated: KH x KW x VH x VW per tile */
+    bool                dilated;
+    const at_ir_buffer *data, *kernel, *out; /* parameters */
+    const at_ir_buffer *kvec, *dvec;         /* kernel_vec; data_vec (or data_vec_undilated) */
+} at_tmpl_sp;
+
+/* Defines the compute's knobs on an empty space, the tile splits num_tile-way (2 or 3; AT_ASSERT).
+ * AT_EINVAL / AT_ENOMEM from knobs/. */
+at_status at_tmpl_sp_define_space(const at_args *args, at_space *s, size_t num_tile);
+
+/* *p from config c: the tile splits (by at_tmpl_split_inner when as_given, else
+ * at_tmpl_split_parts), the geometry, and the parameters data, kernel, output and temporaries
+ * kernel_vec, data_vec created in s in that order. AT_EINVAL (a split that does not fit, or a
+ * data_vec over 2^31 - 1 elements). */
+at_status at_tmpl_sp_init(const at_args *args, const at_config *c, size_t num_tile, bool as_given, at_ir_sched *s,
+                          at_tmpl_sp *p);
+
+/* Adds data_vec_kernel: l[0..n_outer) are the caller's loops (n_outer >= 4; l[0..3] iterate n,
+ * the oh/VH and ow/VW tile rows and columns, ci); the window loops are appended to l (room for
+ * n_outer + 4), unrolled when shorter than max_unroll (0: serial). */
+void at_tmpl_sp_data_vec(at_ir_sched *s, const at_tmpl_sp *p, at_tmpl_loop *l, size_t n_outer, int64_t max_unroll);
+
+/* conv's loop kinds from c: order[i] = which of vh, vw, vc (0, 1, 2) is the i-th spatial loop
+ * (reorder_0), red_kind for kh, kw (ann_reduce), sp_kind for vh, vw, vc (ann_spatial), annotated
+ * as at_tmpl_annotate with max_unroll and vec_size[0..n_vec). AT_EINVAL (a reorder_0 that moves
+ * other axes, or an annotation at_tmpl_annotate refuses). */
+at_status at_tmpl_sp_conv_kinds(const at_config *c, const at_tmpl_sp *p, int64_t max_unroll, const int64_t *vec_size,
+                                size_t n_vec, int order[3], at_ir_for_kind red_kind[2], at_ir_for_kind sp_kind[3]);
+
+/* conv's update term cast(ot, data_vec[...]) * cast(ot, kernel_vec[...]) at batch nn, tile row h,
+ * tile column w, output-channel block co, reduction ci, kh, kw and spatial spv = (vh, vw, vc). */
+const at_ir_expr *at_tmpl_sp_conv_term(at_ir_sched *s, const at_tmpl_sp *p, const at_ir_expr *nn, const at_ir_expr *h,
+                                       const at_ir_expr *w, const at_ir_expr *co, const at_ir_expr *ci,
+                                       const at_ir_expr *kh, const at_ir_expr *kw, const at_ir_expr *const spv[3]);
+
+/* ---- testing/matmul (templates/matmul.c) ---------------------------------------------------- */
+
+enum { AT_TMPL_MATMUL_TILE_Y, AT_TMPL_MATMUL_TILE_X, AT_TMPL_MATMUL_N_KNOBS };
+
+/* A config's tiles of C (rows yo x yi, columns xo x xi) and the parameters A, B, C. */
+typedef struct at_tmpl_matmul {
+    int64_t             yo, yi, xo, xi;
+    const at_ir_buffer *A, *B, *C;
+} at_tmpl_matmul;
+
+/* Defines tile_y (rows N) and tile_x (columns M), 2-way splits, on an empty space. AT_EINVAL /
+ * AT_ENOMEM from knobs/. */
+at_status at_tmpl_matmul_define_space(const at_args *a, at_space *s);
+
+/* *mm from config c, creating parameters A, B, C in s in that order. AT_EINVAL naming the knob
+ * when a split's inner size does not divide its extent or its outer size is neither -1 nor the
+ * quotient. */
+at_status at_tmpl_matmul_init(const at_args *a, const at_config *c, at_ir_sched *s, at_tmpl_matmul *mm);
 
 #endif

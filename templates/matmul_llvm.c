@@ -2,42 +2,16 @@
  * tile_y and tile_x, 2-way "factors" splits of C's rows N and columns M, reorder(yo, xo, k, yi,
  * xi)). Lowered as TVM lowers that schedule: per (yo, xo) tile the init nest C = 0 over (yi, xi),
  * then the reduction over k with (yi, xi) innermost, accumulating in C itself. */
+#include "templates/internal.h"
 #include "templates/template.h"
-
-enum { TILE_Y, TILE_X, N_KNOBS };
-
-static at_status define_space(const at_args *a, at_space *s)
-{
-    AT_TRY(at_space_split(s, TILE_Y, "tile_y", a->u.matmul.n, 2));
-    return at_space_split(s, TILE_X, "tile_x", a->u.matmul.m, 2);
-}
-
-/* Inner and outer extents of a 2-way split of extent: sizes[0] is -1 or the outer extent. */
-static at_status split2(const char *name, const int64_t *sizes, int64_t extent, int64_t *outer, int64_t *inner)
-{
-    if (sizes[1] < 1 || extent % sizes[1] != 0)
-        return AT_FAIL(AT_EINVAL, "%s = [%lld, %lld] does not divide %lld", name, (long long)sizes[0],
-                       (long long)sizes[1], (long long)extent);
-    if (sizes[0] != -1 && sizes[0] * sizes[1] != extent)
-        return AT_FAIL(AT_EINVAL, "%s = [%lld, %lld] does not cover %lld", name, (long long)sizes[0],
-                       (long long)sizes[1], (long long)extent);
-    *inner = sizes[1];
-    *outer = extent / sizes[1];
-    return AT_OK;
-}
 
 static at_status schedule(const at_args *a, const at_config *c, at_ir_sched *s)
 {
     const at_matmul_args *m = &a->u.matmul;
-    int64_t ty_sizes[2], tx_sizes[2], yo = 0, yi = 0, xo = 0, xi = 0;
-    at_config_split(c, TILE_Y, ty_sizes, 2);
-    at_config_split(c, TILE_X, tx_sizes, 2);
-    AT_TRY(split2("tile_y", ty_sizes, m->n, &yo, &yi));
-    AT_TRY(split2("tile_x", tx_sizes, m->m, &xo, &xi));
-
-    const at_ir_buffer *A = at_ir_param(s, "A", m->dtype, m->n * m->l, AT_IR_INPUT);
-    const at_ir_buffer *B = at_ir_param(s, "B", m->dtype, m->l * m->m, AT_IR_INPUT);
-    const at_ir_buffer *C = at_ir_param(s, "C", m->dtype, m->n * m->m, AT_IR_OUTPUT);
+    at_tmpl_matmul mm;
+    AT_TRY(at_tmpl_matmul_init(a, c, s, &mm));
+    const int64_t yo = mm.yo, yi = mm.yi, xo = mm.xo, xi = mm.xi;
+    const at_ir_buffer *A = mm.A, *B = mm.B, *C = mm.C;
     const at_ir_var *vyo = at_ir_var_new(s, "y_outer", AT_IR_I32), *vxo = at_ir_var_new(s, "x_outer", AT_IR_I32);
     const at_ir_var *vyi = at_ir_var_new(s, "y_inner", AT_IR_I32), *vxi = at_ir_var_new(s, "x_inner", AT_IR_I32);
     const at_ir_var *vyi0 = at_ir_var_new(s, "y_inner_init", AT_IR_I32), *vxi0 = at_ir_var_new(s, "x_inner_init", AT_IR_I32);
@@ -70,7 +44,7 @@ const at_template at_tmpl_matmul_llvm = {
     .name = "testing/matmul",
     .op = AT_OP_MATMUL,
     .target = AT_TARGET_LLVM,
-    .n_knobs = N_KNOBS,
-    .define_space = define_space,
+    .n_knobs = AT_TMPL_MATMUL_N_KNOBS,
+    .define_space = at_tmpl_matmul_define_space,
     .schedule = schedule,
 };

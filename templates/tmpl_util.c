@@ -132,26 +132,31 @@ const at_ir_stmt *at_tmpl_nest(at_ir_sched *s, const at_tmpl_loop *loops, size_t
 
 at_status at_tmpl_split_parts(const at_config *c, size_t knob, int64_t extent, size_t n, int64_t *parts)
 {
-    AT_ASSERT(n >= 2 && n <= 8);
+    AT_TRY(at_tmpl_split_inner(c, knob, extent, n, parts));
     int64_t sizes[8];
     at_config_split(c, knob, sizes, n);
-    const char *name = at_config_at(c, knob)->name;
-    int64_t prod = 1;
-    for (size_t i = 1; i < n; i++) {
-        if (sizes[i] < 1 || sizes[i] > extent)
-            return AT_FAIL(AT_EINVAL, "%s: size %lld of %lld does not fit axis of extent %lld", name,
-                           (long long)sizes[i], (long long)i, (long long)extent);
-        prod *= sizes[i];
-        if (prod > extent) break;
-    }
-    if (prod > extent || extent % prod != 0)
-        return AT_FAIL(AT_EINVAL, "%s: inner sizes do not divide axis of extent %lld", name, (long long)extent);
-    if (sizes[0] != -1 && sizes[0] != extent / prod)
-        return AT_FAIL(AT_EINVAL, "%s: outer size %lld does not match axis of extent %lld", name, (long long)sizes[0],
-                       (long long)extent);
-    parts[0] = extent / prod;
-    for (size_t i = 1; i < n; i++) parts[i] = sizes[i];
+    if (sizes[0] != -1 && sizes[0] != parts[0])
+        return AT_FAIL(AT_EINVAL, "%s: outer size %lld does not match axis of extent %lld", at_config_at(c, knob)->name,
+                       (long long)sizes[0], (long long)extent);
     return AT_OK;
+}
+
+at_status at_tmpl_split2_inner(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner)
+{
+    int64_t sz[2];
+    at_config_split(c, knob, sz, 2);
+    if (sz[1] < 1 || extent % sz[1] != 0)
+        return AT_FAIL(AT_EINVAL, "%s = [%lld, %lld]: the inner size does not divide %lld", name, (long long)sz[0],
+                       (long long)sz[1], (long long)extent);
+    *inner = sz[1];
+    return AT_OK;
+}
+
+at_status at_tmpl_fallback_reference_log(const at_args *args, const at_space *s, const at_config *const *refs,
+                                         size_t n_refs, at_config **c)
+{
+    (void)args;
+    return at_space_fallback_with_reference_log(s, c, refs, n_refs);
 }
 
 const int64_t at_tmpl_mali_vec_size[5] = {1, 2, 4, 8, 16};

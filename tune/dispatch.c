@@ -78,12 +78,18 @@ at_status at_tune_dispatch_add_loaded(at_tune_dispatch *d, const at_rec_log *log
 at_status at_tune_dispatch_use_tophub(at_tune_dispatch *d, const at_tophub_opts *opts,
                                       const at_tophub_package **used, size_t *n_records)
 {
+    return at_tune_dispatch_use_tophub_of(d, d->target_str, opts, used, n_records);
+}
+
+at_status at_tune_dispatch_use_tophub_of(at_tune_dispatch *d, const char *pack_target, const at_tophub_opts *opts,
+                                         const at_tophub_package **used, size_t *n_records)
+{
     const at_tophub_package *pkg = NULL;
     size_t n = 0;
     at_rec_best *hub;
     AT_TRY(at_rec_best_new(&hub));
     at_tophub_opts o = opts ? *opts : (at_tophub_opts){0};
-    at_status st = at_tophub_context(&o, d->target_str, hub, &pkg, &n);
+    at_status st = at_tophub_context(&o, pack_target, hub, &pkg, &n);
     if (st != AT_OK) {
         at_rec_best_free(hub);
         return st;

@@ -42,6 +42,12 @@ at_status at_tune_dispatch_add_loaded(at_tune_dispatch *d, const at_rec_log *log
 at_status at_tune_dispatch_use_tophub(at_tune_dispatch *d, const at_tophub_opts *opts,
                                       const at_tophub_package **used, size_t *n_records);
 
+/* The same with the pack chosen for pack_target instead of d's target (VTA: the host layers'
+ * dispatch queries as "llvm -device=arm_cpu -model=pynq ..." but reads the vta pack, which holds
+ * TVM's records of those layers). Statuses as at_tune_dispatch_use_tophub. */
+at_status at_tune_dispatch_use_tophub_of(at_tune_dispatch *d, const char *pack_target, const at_tophub_opts *opts,
+                                         const at_tophub_package **used, size_t *n_records);
+
 /* An at_net_dispatch_fn; ctx is the at_tune_dispatch. Returns AT_OK, AT_EINVAL (a reference
  * record that does not fit the template's fallback), AT_EIO (an unreadable TopHub cache file) or
  * AT_ENOMEM. */

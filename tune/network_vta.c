@@ -7,14 +7,19 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "backends/vta/vtagen.h"
 #include "core/alloc.h"
+#include "core/arena.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/strbuf.h"
 #include "measure/vta_runner.h"
+#include "templates/ops.h"
+#include "tune/llvm_backend.h"
 #include "tune/network_vta.h"
 #include "vta/sim.h"
 
@@ -138,6 +143,431 @@ at_status at_tune_vta_network(const at_tune_network_opts *o, at_tune_network_res
     return st;
 }
 
+/* ---- host layers through LLVM ----------------------------------------------------------------- */
+
+typedef const at_ir_expr *E;
+
+/* One compiled program and its buffers: the signature's borrowed from the host's table, the
+ * temporaries owned. */
+typedef struct host_prog {
+    const at_ir_program *p;
+    void                *prog;
+    void               **bufs;
+    size_t               n_bufs, n_params;
+    bool                 prepared; /* its preparation kernels ran once */
+} host_prog;
+
+enum { HB_IMAGE, HB_STEM_W, HB_CONV, HB_STEM_B, HB_Q, HB_VALUE0, HB_LAST, HB_FEAT, HB_DENSE_W, HB_DENSE_Y, HB_DENSE_B,
+       HB_LOGITS, HB_COUNT };
+
+enum { HP_CONV, HP_QUANT, HP_POOL, HP_GAP, HP_DENSE, HP_BIAS, HP_COUNT };
+
+struct at_tune_vta_host {
+    const at_net_vta       *net;
+    const at_net_backend_i *be;
+    at_llvm_pool           *pool;
+    at_arena               *arena;
+    at_tune_dispatch       *d;
+    void                   *buf[HB_COUNT];
+    size_t                  bytes[HB_COUNT];
+    host_prog               prog[HP_COUNT];
+    at_tune_vta_host_report rep[AT_TUNE_VTA_N_HOST];
+    at_tune_dispatch_stats  stats;
+};
+
+static const char *const host_names[AT_TUNE_VTA_N_HOST] = {"conv0", "relu+quantize", "max_pool2d+pack",
+                                                          "dequantize+global_avg_pool2d", "dense"};
+
+static void host_reports(at_tune_vta_host_report *rep, bool naive)
+{
+    for (int i = 0; i < AT_TUNE_VTA_N_HOST; i++) {
+        rep[i] = (at_tune_vta_host_report){.config_index = -1};
+        snprintf(rep[i].name, sizeof rep[i].name, "%s", host_names[i]);
+        snprintf(rep[i].impl, sizeof rep[i].impl, "%s", naive ? "naive" : "ir");
+        snprintf(rep[i].source, sizeof rep[i].source, "-");
+    }
+}
+
+static E ci32(at_ir_sched *s, int64_t v)
+{
+    return at_ir_i32(s, v);
+}
+
+static E cf64(at_ir_sched *s, double v)
+{
+    return at_ir_float(s, AT_IR_F64, v);
+}
+
+static at_status finish_prog(at_ir_sched *s, const at_ir_program **out)
+{
+    AT_TRY(at_ir_sched_finish(s, out));
+    return at_ir_verify(*out);
+}
+
+/* q[c][i] = quantize(conv[c][i] + bias[c]) exactly as at_net_vta_quantize: relu, then
+ * floor(16 x + 0.5) in double, clipped to +-127; parallel over channels. */
+static at_status prog_quantize(at_arena *arena, int64_t plane, const at_ir_program **out)
+{
+    at_ir_sched *s = at_ir_sched_begin(arena, "vta_relu_quantize");
+    if (!s) return AT_OOM();
+    const at_ir_buffer *conv = at_ir_param(s, "conv", AT_IR_F32, 64 * plane, AT_IR_INPUT);
+    const at_ir_buffer *bias = at_ir_param(s, "bias", AT_IR_F32, 64, AT_IR_INPUT);
+    const at_ir_buffer *q = at_ir_param(s, "q", AT_IR_I8, 64 * plane, AT_IR_OUTPUT);
+    const at_ir_var *c = at_ir_var_new(s, "c", AT_IR_I32), *i = at_ir_var_new(s, "i", AT_IR_I32);
+    E idx = at_ir_add(s, at_ir_mul(s, at_ir_v(s, c), ci32(s, plane)), at_ir_v(s, i));
+    E v = at_ir_add(s, at_ir_load(s, conv, idx, 1), at_ir_load(s, bias, at_ir_v(s, c), 1));
+    v = at_ir_max(s, v, at_ir_f32(s, 0));
+    E arg = at_ir_add(s, at_ir_mul(s, at_ir_cast(s, AT_IR_F64, v), cf64(s, 1 << AT_NET_VTA_INPUT_SHIFT)), cf64(s, 0.5));
+    E d = at_ir_call(s, "floor", AT_IR_F64, &arg, 1);
+    d = at_ir_min(s, at_ir_max(s, d, cf64(s, -127)), cf64(s, 127));
+    const at_ir_stmt *st = at_ir_store(s, q, idx, at_ir_cast(s, AT_IR_I8, at_ir_cast(s, AT_IR_I32, d)));
+    st = at_ir_for(s, i, plane, AT_IR_SERIAL, st);
+    at_ir_add_kernel(s, "vta_relu_quantize", at_ir_for(s, c, 64, AT_IR_PARALLEL, st));
+    return finish_prog(s, out);
+}
+
+/* max_pool2d 3x3 stride 2 pad 1 on int8 (padding never wins), written packed NCHW1n16c. */
+static at_status prog_pool(at_arena *arena, int64_t oh, const at_ir_program **out)
+{
+    const int64_t ph = oh / 2, B16 = AT_NET_VTA_BLOCK;
+    at_ir_sched *s = at_ir_sched_begin(arena, "vta_max_pool_pack");
+    if (!s) return AT_OOM();
+    const at_ir_buffer *q = at_ir_param(s, "q", AT_IR_I8, 64 * oh * oh, AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "value0", AT_IR_I8, 64 * ph * ph, AT_IR_OUTPUT);
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_I32, 1, AT_IR_PRIVATE);
+    const at_ir_var *c = at_ir_var_new(s, "c", AT_IR_I32), *py = at_ir_var_new(s, "y", AT_IR_I32),
+                    *px = at_ir_var_new(s, "x", AT_IR_I32), *ky = at_ir_var_new(s, "ky", AT_IR_I32),
+                    *kx = at_ir_var_new(s, "kx", AT_IR_I32);
+    E zero = ci32(s, 0);
+    E iy = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, at_ir_v(s, py), ci32(s, 2)), at_ir_v(s, ky)), ci32(s, 1));
+    E ix = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, at_ir_v(s, px), ci32(s, 2)), at_ir_v(s, kx)), ci32(s, 1));
+    E inside = at_ir_bin(s, AT_IR_AND,
+                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, iy, zero), at_ir_bin(s, AT_IR_LT, iy, ci32(s, oh))),
+                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, ix, zero), at_ir_bin(s, AT_IR_LT, ix, ci32(s, oh))));
+    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_v(s, c), ci32(s, oh)), iy), ci32(s, oh)), ix);
+    const at_ir_stmt *upd = at_ir_if(
+        s, inside,
+        at_ir_store(s, acc, zero, at_ir_max(s, at_ir_load(s, acc, zero, 1), at_ir_cast(s, AT_IR_I32, at_ir_load(s, q, src, 1)))),
+        NULL);
+    E cb = at_ir_div(s, at_ir_v(s, c), ci32(s, B16)), cl = at_ir_mod(s, at_ir_v(s, c), ci32(s, B16));
+    E dst = at_ir_add(
+        s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, cb, ci32(s, ph)), at_ir_v(s, py)), ci32(s, ph)), at_ir_v(s, px)),
+                     ci32(s, B16)),
+        cl);
+    const at_ir_stmt *items[3] = {
+        at_ir_store(s, acc, zero, ci32(s, -128)),
+        at_ir_for(s, ky, 3, AT_IR_SERIAL, at_ir_for(s, kx, 3, AT_IR_SERIAL, upd)),
+        at_ir_store(s, y, dst, at_ir_cast(s, AT_IR_I8, at_ir_load(s, acc, zero, 1))),
+    };
+    const at_ir_stmt *body = at_ir_for(s, px, ph, AT_IR_SERIAL, at_ir_seq(s, items, 3));
+    body = at_ir_for(s, py, ph, AT_IR_SERIAL, body);
+    at_ir_add_kernel(s, "vta_max_pool_pack", at_ir_for(s, c, 64, AT_IR_PARALLEL, body));
+    return finish_prog(s, out);
+}
+
+/* feat[c] = (float)(sum_p last[c/16][p][c%16] / 16.0 / plane): an exact int32 sum, then the
+ * reference's two double divisions, so the result is bit-identical to at_net_vta_head_pool. */
+static at_status prog_gap(at_arena *arena, int64_t ch, int64_t plane, const at_ir_program **out)
+{
+    const int64_t B16 = AT_NET_VTA_BLOCK;
+    at_ir_sched *s = at_ir_sched_begin(arena, "vta_dequantize_avg_pool");
+    if (!s) return AT_OOM();
+    const at_ir_buffer *x = at_ir_param(s, "last", AT_IR_I8, ch * plane, AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "feat", AT_IR_F32, ch, AT_IR_OUTPUT);
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_I32, 1, AT_IR_PRIVATE);
+    const at_ir_var *c = at_ir_var_new(s, "c", AT_IR_I32), *p = at_ir_var_new(s, "p", AT_IR_I32);
+    E zero = ci32(s, 0);
+    E cb = at_ir_div(s, at_ir_v(s, c), ci32(s, B16)), cl = at_ir_mod(s, at_ir_v(s, c), ci32(s, B16));
+    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, cb, ci32(s, plane)), at_ir_v(s, p)), ci32(s, B16)), cl);
+    E mean = at_ir_div(s, at_ir_div(s, at_ir_cast(s, AT_IR_F64, at_ir_load(s, acc, zero, 1)), cf64(s, 1 << AT_NET_VTA_INPUT_SHIFT)),
+                       cf64(s, (double)plane));
+    const at_ir_stmt *items[3] = {
+        at_ir_store(s, acc, zero, zero),
+        at_ir_for(s, p, plane, AT_IR_SERIAL,
+                  at_ir_store(s, acc, zero, at_ir_add(s, at_ir_load(s, acc, zero, 1), at_ir_cast(s, AT_IR_I32, at_ir_load(s, x, src, 1))))),
+        at_ir_store(s, y, at_ir_v(s, c), at_ir_cast(s, AT_IR_F32, mean)),
+    };
+    at_ir_add_kernel(s, "vta_dequantize_avg_pool", at_ir_for(s, c, ch, AT_IR_PARALLEL, at_ir_seq(s, items, 3)));
+    return finish_prog(s, out);
+}
+
+/* logits = y + bias (the dense template has no bias). */
+static at_status prog_bias(at_arena *arena, int64_t n, const at_ir_program **out)
+{
+    at_ir_sched *s = at_ir_sched_begin(arena, "vta_dense_bias");
+    if (!s) return AT_OOM();
+    const at_ir_buffer *x = at_ir_param(s, "y", AT_IR_F32, n, AT_IR_INPUT);
+    const at_ir_buffer *b = at_ir_param(s, "bias", AT_IR_F32, n, AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "logits", AT_IR_F32, n, AT_IR_OUTPUT);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
+    E iv = at_ir_v(s, i);
+    at_ir_add_kernel(s, "vta_dense_bias",
+                     at_ir_for(s, i, n, AT_IR_SERIAL, at_ir_store(s, y, iv, at_ir_add(s, at_ir_load(s, x, iv, 1), at_ir_load(s, b, iv, 1)))));
+    return finish_prog(s, out);
+}
+
+/* A task of template name for the CPU with args text, and its args as a log stores them. */
+static at_status host_task(const char *name, const char *args_text, at_task **task, char **args_json)
+{
+    AT_TRY(at_task_create(name, AT_TARGET_LLVM, args_text, task));
+    at_strbuf js;
+    at_strbuf_init(&js);
+    at_strbuf_putc(&js, '[');
+    at_op_args_write_json(at_task_args(*task), &js);
+    at_strbuf_putc(&js, ']');
+    *args_json = js.failed ? NULL : at_strbuf_take(&js);
+    at_strbuf_fini(&js);
+    if (!*args_json) {
+        at_task_free(*task);
+        *task = NULL;
+        return AT_OOM();
+    }
+    return AT_OK;
+}
+
+/* A config whose entities name the space's knobs in another order (TopHub's vta pack holds
+ * dense_nopack.x86 records of TVM 0.6, which defined tile_x before tile_y): reordered by name,
+ * as TVM's ConfigEntity looks knobs up by name. *c is replaced; others are left as they are. */
+static at_status reorder_by_name(const at_space *sp, at_config **c)
+{
+    size_t n = at_space_n_knobs(sp);
+    if (at_config_len(*c) != n) return AT_OK;
+    bool same = true;
+    for (size_t k = 0; k < n; k++) {
+        if (!at_config_find(*c, at_space_knob_name(sp, k))) return AT_OK;
+        same = same && !strcmp(at_config_at(*c, k)->name, at_space_knob_name(sp, k));
+    }
+    if (same) return AT_OK;
+    at_config *r = NULL;
+    AT_TRY(at_config_new(at_config_index(*c), at_config_code_hash(*c), &r));
+    for (size_t k = 0; k < n; k++) {
+        at_status st = at_config_add_entity(r, at_config_find(*c, at_space_knob_name(sp, k)));
+        if (st != AT_OK) {
+            at_config_free(r);
+            return st;
+        }
+    }
+    int64_t idx;
+    if (at_space_index_of(sp, r, &idx) == AT_OK) at_config_set_index(r, idx);
+    at_config_free(*c);
+    *c = r;
+    return AT_OK;
+}
+
+/* Dispatches a template layer and instantiates its config (the template's fallback when the
+ * dispatched one cannot be instantiated, with a warning). */
+static at_status host_template(at_tune_vta_host *h, const char *name, const char *args_text, at_tune_vta_host_report *rep,
+                               const at_ir_program **prog)
+{
+    at_task *task = NULL;
+    char *args = NULL;
+    AT_TRY(host_task(name, args_text, &task, &args));
+    at_tune_dispatch_stats before = at_tune_dispatch_get_stats(h->d);
+    at_net_choice ch = {0};
+    at_status st = at_tune_dispatch_fn(h->d, task, args, &ch);
+    at_tune_dispatch_stats after = at_tune_dispatch_get_stats(h->d);
+    snprintf(rep->impl, sizeof rep->impl, "%s", name);
+    snprintf(rep->source, sizeof rep->source, "%s",
+             after.n_user > before.n_user ? "log" : after.n_tophub > before.n_tophub ? "tophub" : "fallback");
+    if (st == AT_OK) st = reorder_by_name(at_task_space(task), &ch.config);
+    if (st == AT_OK) {
+        int64_t idx = -1;
+        if (at_space_index_of_as_given(at_task_space(task), ch.config, &idx) != AT_OK) idx = -1;
+        rep->config_index = idx;
+        st = at_task_instantiate(task, ch.config, h->arena, prog);
+        if (st == AT_EINVAL && strcmp(rep->source, "fallback") != 0) {
+            at_log(AT_LOG_WARN, "%s: config %lld from %s cannot be instantiated (%s); the template's fallback runs instead",
+                   name, (long long)idx, rep->source, at_last_error());
+            at_config_free(ch.config);
+            ch.config = NULL;
+            st = at_task_fallback_config(task, NULL, 0, &ch.config);
+            if (st == AT_OK && at_space_index_of_as_given(at_task_space(task), ch.config, &idx) != AT_OK) idx = -1;
+            rep->config_index = idx;
+            snprintf(rep->source, sizeof rep->source, "fallback");
+            if (st == AT_OK) st = at_task_instantiate(task, ch.config, h->arena, prog);
+        }
+    }
+    at_config_free(ch.config);
+    at_task_free(task);
+    at_free(args);
+    return st;
+}
+
+/* Compiles p and binds its signature to the host buffers ids[0..n); allocates its temporaries. */
+static at_status host_prog_setup(at_tune_vta_host *h, host_prog *hp, const at_ir_program *p, const int *ids, size_t n)
+{
+    hp->p = p;
+    hp->n_bufs = p->n_bufs;
+    hp->n_params = at_ir_program_n_params(p);
+    AT_ASSERT(hp->n_params == n);
+    hp->bufs = at_calloc(p->n_bufs, sizeof *hp->bufs);
+    if (!hp->bufs) return AT_OOM();
+    for (size_t i = 0; i < n; i++) hp->bufs[i] = h->buf[ids[i]];
+    for (size_t i = n; i < p->n_bufs; i++) {
+        const at_ir_buffer *b = p->bufs[i];
+        size_t bytes = (size_t)b->size * (size_t)((b->elem.bits + 7) / 8);
+        AT_TRY(h->be->buf_new(h->pool, bytes, &hp->bufs[i]));
+    }
+    return h->be->prog_new(h->pool, p, &hp->prog);
+}
+
+static void host_prog_fini(at_tune_vta_host *h, host_prog *hp)
+{
+    if (hp->prog) h->be->prog_free(h->pool, hp->prog);
+    for (size_t i = hp->n_params; hp->bufs && i < hp->n_bufs; i++)
+        if (hp->bufs[i]) h->be->buf_free(h->pool, hp->bufs[i]);
+    at_free(hp->bufs);
+}
+
+static at_status host_run(at_tune_vta_host *h, host_prog *hp)
+{
+    AT_TRY(h->be->prog_run(h->pool, hp->prog, hp->bufs, hp->n_bufs, hp->prepared, NULL));
+    hp->prepared = true;
+    return AT_OK;
+}
+
+void at_tune_vta_host_free(at_tune_vta_host *h)
+{
+    if (!h) return;
+    for (int i = 0; i < HP_COUNT; i++) host_prog_fini(h, &h->prog[i]);
+    for (int i = 0; i < HB_COUNT; i++)
+        if (h->buf[i]) h->be->buf_free(h->pool, h->buf[i]);
+    at_tune_dispatch_free(h->d);
+    at_arena_free(h->arena);
+    at_tune_llvm_pool_free(h->pool);
+    at_free(h);
+}
+
+static at_status host_build(at_tune_vta_host *h, const at_tune_vta_host_opts *o)
+{
+    const at_net_vta *net = h->net;
+    const float *stem_b, *dense_b;
+    int64_t hw;
+    const float *stem_w = at_net_vta_stem_params(net, &stem_b, &hw);
+    const float *dense_w = at_net_vta_dense_params(net, &dense_b);
+    const at_net_vta_layer *lastl = at_net_vta_layer_at(net, at_net_vta_n_layers(net) - 1);
+    const int64_t oh = hw / 2, ph = oh / 2, classes = at_net_vta_num_classes(net), feat = lastl->co_b * AT_NET_VTA_BLOCK;
+    const int64_t plane = lastl->oh * lastl->ow;
+    AT_TRY(at_tune_llvm_pool_new(o->n_threads, &h->pool));
+    AT_TRY(at_arena_new(0, &h->arena));
+    AT_TRY(at_tune_dispatch_new(AT_TUNE_VTA_CPU_TARGET, &h->d));
+    if (o->log_path) AT_TRY(at_tune_dispatch_add_log(h->d, o->log_path, NULL));
+    if (!o->no_tophub) AT_TRY(at_tune_dispatch_use_tophub_of(h->d, AT_MEAS_VTA_TARGET, &o->tophub, NULL, NULL));
+    const size_t bytes[HB_COUNT] = {
+        [HB_IMAGE] = (size_t)(3 * hw * hw) * 4, [HB_STEM_W] = 64 * 147 * 4, [HB_CONV] = (size_t)(64 * oh * oh) * 4,
+        [HB_STEM_B] = 64 * 4, [HB_Q] = (size_t)(64 * oh * oh), [HB_VALUE0] = (size_t)(64 * ph * ph),
+        [HB_LAST] = (size_t)(feat * plane), [HB_FEAT] = (size_t)feat * 4, [HB_DENSE_W] = (size_t)(classes * feat) * 4,
+        [HB_DENSE_Y] = (size_t)classes * 4, [HB_DENSE_B] = (size_t)classes * 4, [HB_LOGITS] = (size_t)classes * 4};
+    for (int i = 0; i < HB_COUNT; i++) {
+        h->bytes[i] = bytes[i];
+        AT_TRY(h->be->buf_new(h->pool, bytes[i], &h->buf[i]));
+    }
+    AT_TRY(h->be->buf_write(h->pool, h->buf[HB_STEM_W], stem_w));
+    AT_TRY(h->be->buf_write(h->pool, h->buf[HB_STEM_B], stem_b));
+    AT_TRY(h->be->buf_write(h->pool, h->buf[HB_DENSE_W], dense_w));
+    AT_TRY(h->be->buf_write(h->pool, h->buf[HB_DENSE_B], dense_b));
+    char args[256];
+    const at_ir_program *p = NULL;
+    snprintf(args, sizeof args,
+             "[[\"TENSOR\", [1, 3, %lld, %lld], \"float32\"], [\"TENSOR\", [64, 3, 7, 7], \"float32\"], [2, 2], "
+             "[3, 3, 3, 3], [1, 1], \"float32\"]",
+             (long long)hw, (long long)hw);
+    AT_TRY(host_template(h, "conv2d_nchw_spatial_pack.arm_cpu", args, &h->rep[AT_TUNE_VTA_HOST_CONV], &p));
+    AT_TRY(host_prog_setup(h, &h->prog[HP_CONV], p, (const int[]){HB_IMAGE, HB_STEM_W, HB_CONV}, 3));
+    AT_TRY(prog_quantize(h->arena, oh * oh, &p));
+    AT_TRY(host_prog_setup(h, &h->prog[HP_QUANT], p, (const int[]){HB_CONV, HB_STEM_B, HB_Q}, 3));
+    AT_TRY(prog_pool(h->arena, oh, &p));
+    AT_TRY(host_prog_setup(h, &h->prog[HP_POOL], p, (const int[]){HB_Q, HB_VALUE0}, 2));
+    AT_TRY(prog_gap(h->arena, feat, plane, &p));
+    AT_TRY(host_prog_setup(h, &h->prog[HP_GAP], p, (const int[]){HB_LAST, HB_FEAT}, 2));
+    snprintf(args, sizeof args, "[[\"TENSOR\", [1, %lld], \"float32\"], [\"TENSOR\", [%lld, %lld], \"float32\"], null, \"float32\"]",
+             (long long)feat, (long long)classes, (long long)feat);
+    AT_TRY(host_template(h, "dense_nopack.x86", args, &h->rep[AT_TUNE_VTA_HOST_DENSE], &p));
+    AT_TRY(host_prog_setup(h, &h->prog[HP_DENSE], p, (const int[]){HB_FEAT, HB_DENSE_W, HB_DENSE_Y}, 3));
+    AT_TRY(prog_bias(h->arena, classes, &p));
+    AT_TRY(host_prog_setup(h, &h->prog[HP_BIAS], p, (const int[]){HB_DENSE_Y, HB_DENSE_B, HB_LOGITS}, 3));
+    h->stats = at_tune_dispatch_get_stats(h->d);
+    return AT_OK;
+}
+
+at_status at_tune_vta_host_new(const at_net_vta *net, const at_tune_vta_host_opts *o, at_tune_vta_host **out)
+{
+    AT_ASSERT(net && out);
+    *out = NULL;
+    if (!at_net_vta_has_weights(net)) return AT_FAIL(AT_EINVAL, "the VTA host layers need the network's weights");
+    at_tune_vta_host_opts def = {0};
+    at_tune_vta_host *h = at_calloc(1, sizeof *h);
+    if (!h) return AT_OOM();
+    h->net = net;
+    h->be = at_tune_llvm_backend();
+    host_reports(h->rep, false);
+    at_status st = host_build(h, o ? o : &def);
+    if (st != AT_OK) {
+        at_tune_vta_host_free(h);
+        return st;
+    }
+    *out = h;
+    return AT_OK;
+}
+
+const at_tune_vta_host_report *at_tune_vta_host_layers(const at_tune_vta_host *h)
+{
+    return h->rep;
+}
+
+at_tune_dispatch_stats at_tune_vta_host_dispatch_stats(const at_tune_vta_host *h)
+{
+    return h->stats;
+}
+
+at_status at_tune_vta_host_stem(at_tune_vta_host *h, const float *image, int8_t *value0, double *ms)
+{
+    double t0 = at_clock_mono_s(), t1, t2;
+    AT_TRY(h->be->buf_write(h->pool, h->buf[HB_IMAGE], image));
+    AT_TRY(host_run(h, &h->prog[HP_CONV]));
+    t1 = at_clock_mono_s();
+    AT_TRY(host_run(h, &h->prog[HP_QUANT]));
+    t2 = at_clock_mono_s();
+    AT_TRY(host_run(h, &h->prog[HP_POOL]));
+    AT_TRY(h->be->buf_read(h->pool, h->buf[HB_VALUE0], value0));
+    if (ms) {
+        ms[0] = (t1 - t0) * 1e3;
+        ms[1] = (t2 - t1) * 1e3;
+        ms[2] = (at_clock_mono_s() - t2) * 1e3;
+    }
+    return AT_OK;
+}
+
+at_status at_tune_vta_host_head(at_tune_vta_host *h, const int8_t *last, float *logits, double *ms)
+{
+    double t0 = at_clock_mono_s(), t1;
+    AT_TRY(h->be->buf_write(h->pool, h->buf[HB_LAST], last));
+    AT_TRY(host_run(h, &h->prog[HP_GAP]));
+    t1 = at_clock_mono_s();
+    AT_TRY(host_run(h, &h->prog[HP_DENSE]));
+    AT_TRY(host_run(h, &h->prog[HP_BIAS]));
+    AT_TRY(h->be->buf_read(h->pool, h->buf[HB_LOGITS], logits));
+    if (ms) {
+        ms[0] = (t1 - t0) * 1e3;
+        ms[1] = (at_clock_mono_s() - t1) * 1e3;
+    }
+    return AT_OK;
+}
+
+at_status at_tune_vta_host_stem_outputs(at_tune_vta_host *h, float *conv, int8_t *q)
+{
+    if (conv) {
+        AT_TRY(h->be->buf_read(h->pool, h->buf[HB_CONV], conv));
+        const float *bias;
+        int64_t hw;
+        (void)at_net_vta_stem_params(h->net, &bias, &hw);
+        int64_t plane = (hw / 2) * (hw / 2);
+        for (int64_t i = 0; i < 64 * plane; i++) conv[i] += bias[i / plane];
+    }
+    if (q) AT_TRY(h->be->buf_read(h->pool, h->buf[HB_Q], q));
+    return AT_OK;
+}
+
 /* ---- evaluation ------------------------------------------------------------------------------- */
 
 /* A conv layer's program on the simulator. */
@@ -152,6 +582,10 @@ typedef struct executor {
     at_vta_sim *sim;
     uint64_t   *value_addr; /* n_layers + 1 */
     vta_layer  *vl;         /* n_layers (used for convs) */
+    at_tune_vta_host *host; /* LLVM host layers; NULL: naive C */
+    float      *wt, *conv;  /* naive host: transposed stem weights, the stem conv output */
+    int8_t     *q;          /* naive host: the quantized stem output */
+    float       feat[512];
 } executor;
 
 static void emit_eval(const at_tune_vta_eval_opts *o, at_tune_net_event_kind kind, const at_tophub_package *pack,
@@ -305,13 +739,45 @@ static int8_t *value_ptr(executor *x, const at_net_vta *net, size_t v)
     return (int8_t *)p;
 }
 
-/* The CPU part of one run (stem, adds, head); per-layer seconds into cpu_s[n_layers + 2]. With
- * vta, the conv layers run on the simulator in between (the functional run). */
-static at_status run_once(executor *x, const at_net_vta *net, const float *image, float *logits, bool vta, double *cpu_s)
+/* The host layers of the stem and the head; per-layer milliseconds into hs[AT_TUNE_VTA_N_HOST]. */
+static at_status run_stem(executor *x, const at_net_vta *net, const float *image, double *hs)
+{
+    int8_t *v0 = value_ptr(x, net, 0);
+    if (x->host) return at_tune_vta_host_stem(x->host, image, v0, hs);
+    double t0 = at_clock_mono_s(), t1, t2;
+    at_net_vta_stem_conv(net, image, x->wt, x->conv);
+    t1 = at_clock_mono_s();
+    at_net_vta_stem_quantize(net, x->conv, x->q);
+    t2 = at_clock_mono_s();
+    at_net_vta_stem_pool(net, x->q, v0);
+    hs[0] = (t1 - t0) * 1e3;
+    hs[1] = (t2 - t1) * 1e3;
+    hs[2] = (at_clock_mono_s() - t2) * 1e3;
+    return AT_OK;
+}
+
+static at_status run_head(executor *x, const at_net_vta *net, float *logits, double *hs)
+{
+    const int8_t *last = value_ptr(x, net, at_net_vta_n_layers(net));
+    if (x->host) return at_tune_vta_host_head(x->host, last, logits, hs + AT_TUNE_VTA_HOST_GAP);
+    double t0 = at_clock_mono_s(), t1;
+    at_net_vta_head_pool(net, last, x->feat);
+    t1 = at_clock_mono_s();
+    at_net_vta_head_dense(net, x->feat, logits);
+    hs[AT_TUNE_VTA_HOST_GAP] = (t1 - t0) * 1e3;
+    hs[AT_TUNE_VTA_HOST_DENSE] = (at_clock_mono_s() - t1) * 1e3;
+    return AT_OK;
+}
+
+/* The CPU part of one run (stem, adds, head); per-layer seconds into cpu_s[n_layers + 2], the host
+ * layers' milliseconds into hs. With vta, the conv layers run on the simulator in between (the
+ * functional run). */
+static at_status run_once(executor *x, const at_net_vta *net, const float *image, float *logits, bool vta, double *cpu_s,
+                          double *hs)
 {
     size_t nl = at_net_vta_n_layers(net);
     double t0 = at_clock_mono_s();
-    AT_TRY(at_net_vta_stem(net, image, value_ptr(x, net, 0)));
+    AT_TRY(run_stem(x, net, image, hs));
     cpu_s[0] = at_clock_mono_s() - t0;
     for (size_t i = 0; i < nl; i++) {
         const at_net_vta_layer *l = at_net_vta_layer_at(net, i);
@@ -330,32 +796,108 @@ static at_status run_once(executor *x, const at_net_vta *net, const float *image
         cpu_s[i + 1] = at_clock_mono_s() - t0;
     }
     t0 = at_clock_mono_s();
-    at_net_vta_head(net, value_ptr(x, net, nl), logits);
+    AT_TRY(run_head(x, net, logits, hs));
     cpu_s[nl + 1] = at_clock_mono_s() - t0;
     return AT_OK;
+}
+
+/* The host-layer checks of at_tune_vta_host_check on the executor's stem outputs (conv + bias,
+ * q) against the reference float stem (rconv). */
+static void check_stem(const at_net_vta *net, const float *conv, const int8_t *q, const float *rconv,
+                       at_tune_vta_host_check *hc)
+{
+    int64_t oh = at_net_vta_stem_hw(net), m = 64 * oh * oh;
+    for (int64_t i = 0; i < m; i++) {
+        double want = rconv[i], err = fabs((double)conv[i] - want);
+        double tol = AT_TUNE_VTA_STEM_ATOL + AT_TUNE_VTA_STEM_RTOL * fabs(want);
+        if (err > hc->stem_max_err) hc->stem_max_err = err;
+        hc->stem_n_bad += err > tol;
+        int8_t rq = at_net_vta_quantize(rconv[i]);
+        if (q[i] == rq) continue;
+        hc->quant_n_diff++;
+        /* explained: some float within the tolerance of the reference quantizes to q[i], i.e. a
+         * rounding boundary lies within it (quantize is monotone) */
+        int8_t lo = at_net_vta_quantize((float)(want - tol)), hi = at_net_vta_quantize((float)(want + tol));
+        hc->quant_n_unexplained += !(q[i] >= lo && q[i] <= hi && abs(q[i] - rq) == 1);
+    }
 }
 
 static at_status check(executor *x, const at_net_vta *net, const float *image, const float *logits,
                        at_tune_vta_eval_result *res)
 {
-    size_t nc = (size_t)at_net_vta_num_classes(net);
-    float *want = at_malloc(nc * sizeof *want);
-    if (!want) return AT_OOM();
-    at_net_vta_values ref = {0};
-    at_status st = at_net_vta_run_reference(net, image, want, &ref);
+    at_tune_vta_host_check *hc = &res->host_check;
+    size_t nc = (size_t)at_net_vta_num_classes(net), nl = at_net_vta_n_layers(net);
+    int64_t oh = at_net_vta_stem_hw(net), m = 64 * oh * oh;
+    float *want = at_malloc(nc * sizeof *want), *full = at_malloc(nc * sizeof *full);
+    float *rconv = at_malloc((size_t)m * sizeof *rconv), *conv = x->host ? at_malloc((size_t)m * sizeof *conv) : x->conv;
+    int8_t *q = x->host ? at_malloc((size_t)m) : x->q;
+    int8_t *pooled = at_malloc((size_t)at_net_vta_value_numel(net, 0));
+    float *wt = NULL;
+    at_net_vta_values ref = {0}, reg = {0};
+    at_status st = want && full && rconv && conv && q && pooled ? AT_OK : AT_OOM();
+    if (st == AT_OK) st = at_net_vta_stem_weights_t(net, &wt);
+    if (st == AT_OK && x->host) st = at_tune_vta_host_stem_outputs(x->host, conv, q);
+    if (st == AT_OK) st = at_net_vta_run_reference(net, image, full, &ref);
+    /* the packed region from the executor's own value 0 */
+    if (st == AT_OK) {
+        reg.n = nl + 1;
+        reg.v = at_calloc(reg.n, sizeof *reg.v);
+        st = reg.v ? AT_OK : AT_OOM();
+        for (size_t v = 1; st == AT_OK && v <= nl; v++)
+            if (!(reg.v[v] = at_malloc((size_t)at_net_vta_value_numel(net, v)))) st = AT_OOM();
+    }
+    for (size_t i = 0; st == AT_OK && i < nl; i++) {
+        const at_net_vta_layer *l = at_net_vta_layer_at(net, i);
+        const int8_t *in[2];
+        for (int k = 0; k < 2; k++) in[k] = l->in[k] == 0 ? value_ptr(x, net, 0) : reg.v[l->in[k]];
+        st = at_net_vta_layer_ref(l, in, reg.v[i + 1]);
+    }
     if (st == AT_OK) {
         res->checked = true;
         res->first_bad_layer = SIZE_MAX;
-        for (size_t v = 0; v < ref.n; v++) {
+        at_net_vta_stem_conv(net, image, wt, rconv);
+        check_stem(net, conv, q, rconv, hc);
+        at_net_vta_stem_pool(net, q, pooled);
+        const int8_t *v0 = value_ptr(x, net, 0);
+        for (int64_t i = 0; i < at_net_vta_value_numel(net, 0); i++) {
+            hc->pool_n_bad += v0[i] != pooled[i];
+            hc->value0_n_diff += v0[i] != ref.v[0][i];
+        }
+        if (hc->pool_n_bad) res->first_bad_layer = SIZE_MAX - 1;
+        for (size_t v = 1; v <= nl; v++) {
             const int8_t *got = value_ptr(x, net, v);
             size_t bad = 0;
-            for (int64_t i = 0; i < at_net_vta_value_numel(net, v); i++) bad += got[i] != ref.v[v][i];
-            if (bad && res->first_bad_layer == SIZE_MAX) res->first_bad_layer = v == 0 ? SIZE_MAX - 1 : v - 1;
-            res->n_bad += bad;
+            for (int64_t i = 0; i < at_net_vta_value_numel(net, v); i++) bad += got[i] != reg.v[v][i];
+            if (bad && res->first_bad_layer == SIZE_MAX) res->first_bad_layer = v - 1;
+            hc->region_n_bad += bad;
         }
-        for (size_t i = 0; i < nc; i++) res->n_bad_logits += memcmp(&logits[i], &want[i], sizeof *want) != 0;
+        res->n_bad = hc->pool_n_bad + hc->region_n_bad;
+        /* the naive stem is the reference's: value 0 must then be bit-exact too */
+        if (!x->host) {
+            res->n_bad += hc->value0_n_diff;
+            if (hc->value0_n_diff && res->first_bad_layer == SIZE_MAX) res->first_bad_layer = SIZE_MAX - 1;
+        }
+        at_net_vta_head(net, reg.v[nl], want);
+        for (size_t i = 0; i < nc; i++) {
+            double e = fabs((double)logits[i] - want[i]), ef = fabs((double)logits[i] - full[i]);
+            if (e > hc->logits_max_err) hc->logits_max_err = e;
+            if (ef > hc->logits_ref_max_err) hc->logits_ref_max_err = ef;
+            bool bad = x->host ? e > AT_TUNE_VTA_LOGIT_ATOL + AT_TUNE_VTA_LOGIT_RTOL * fabs((double)want[i])
+                               : memcmp(&logits[i], &want[i], sizeof *want) != 0;
+            hc->logits_n_bad += bad;
+        }
+        res->n_bad_logits = hc->logits_n_bad;
     }
+    at_net_vta_values_fini(&reg);
     at_net_vta_values_fini(&ref);
+    at_free(wt);
+    at_free(pooled);
+    if (x->host) {
+        at_free(q);
+        at_free(conv);
+    }
+    at_free(rconv);
+    at_free(full);
     at_free(want);
     return st;
 }
@@ -366,6 +908,26 @@ void at_tune_vta_eval_result_fini(at_tune_vta_eval_result *r)
     at_free(r->layers);
     r->layers = NULL;
     r->n_layers = 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0], v[stride], ... (n values) into *out. AT_ENOMEM. */
+static at_status median_of(const double *v, size_t n, size_t stride, double *out)
+{
+    *out = 0;
+    if (!n) return AT_OK;
+    double *tmp = at_malloc(n * sizeof *tmp);
+    if (!tmp) return AT_OOM();
+    for (size_t i = 0; i < n; i++) tmp[i] = v[i * stride];
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    *out = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+    at_free(tmp);
+    return AT_OK;
 }
 
 at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_result *out)
@@ -379,7 +941,7 @@ at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_
     at_net_vta *net = NULL;
     at_tune_dispatch *d = NULL;
     float *image = NULL, *logits = NULL;
-    double *cpu_s = NULL, *run_ms = NULL, *cpu_sum = NULL;
+    double *cpu_s = NULL, *run_ms = NULL, *cpu_sum = NULL, *hs = NULL;
     at_status st = at_net_vta_build(o->network, &o->net, &net);
     if (st == AT_OK && !at_net_vta_has_weights(net)) st = AT_FAIL(AT_EINVAL, "evaluating needs the network's weights");
     size_t nl = net ? at_net_vta_n_layers(net) : 0;
@@ -401,7 +963,25 @@ at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_
         cpu_s = at_calloc(nl + 2, sizeof *cpu_s);
         cpu_sum = at_calloc(nl + 2, sizeof *cpu_sum);
         run_ms = at_calloc(repeat, sizeof *run_ms);
-        if (!res.layers || !x.value_addr || !x.vl || !image || !logits || !cpu_s || !cpu_sum || !run_ms) st = AT_OOM();
+        hs = at_calloc((repeat + 1) * AT_TUNE_VTA_N_HOST, sizeof *hs);
+        if (!res.layers || !x.value_addr || !x.vl || !image || !logits || !cpu_s || !cpu_sum || !run_ms || !hs)
+            st = AT_OOM();
+    }
+    res.host = o->host;
+    host_reports(res.host_layers, o->host == AT_TUNE_VTA_HOST_NAIVE);
+    if (st == AT_OK && o->host == AT_TUNE_VTA_HOST_NAIVE) {
+        int64_t m = 64 * at_net_vta_stem_hw(net) * at_net_vta_stem_hw(net);
+        x.conv = at_malloc((size_t)m * sizeof *x.conv);
+        x.q = at_malloc((size_t)m);
+        st = x.conv && x.q ? at_net_vta_stem_weights_t(net, &x.wt) : AT_OOM();
+    } else if (st == AT_OK) {
+        at_tune_vta_host_opts ho = {.log_path = o->log_path, .no_tophub = o->no_tophub, .tophub = o->tophub,
+                                    .n_threads = o->host_threads};
+        st = at_tune_vta_host_new(net, &ho, &x.host);
+        if (st == AT_OK) {
+            memcpy(res.host_layers, at_tune_vta_host_layers(x.host), sizeof res.host_layers);
+            res.host_dispatch = at_tune_vta_host_dispatch_stats(x.host);
+        }
     }
     if (st == AT_OK) {
         emit_eval(o, AT_TUNE_NET_COMPILE, NULL, 0);
@@ -432,14 +1012,14 @@ at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_
         res.dispatch = at_tune_dispatch_get_stats(d);
         at_net_vta_fill_image(net, o->input_seed, image);
         emit_eval(o, AT_TUNE_NET_EVALUATE, NULL, 0);
-        st = run_once(&x, net, image, logits, true, cpu_s); /* functional VTA run + CPU warm-up */
+        st = run_once(&x, net, image, logits, true, cpu_s, hs + repeat * AT_TUNE_VTA_N_HOST); /* functional VTA run + CPU warm-up */
     }
     if (st == AT_OK && o->check) st = check(&x, net, image, logits, &res);
     for (size_t i = 0; st == AT_OK && i < nl; i++) res.cycles += x.vl[i].cycles;
     double freq = (double)x.hw.fpga_freq_mhz * 1e6;
     res.vta_ms = (double)res.cycles / freq * 1e3;
     for (size_t r = 0; st == AT_OK && r < repeat; r++) {
-        st = run_once(&x, net, image, logits, false, cpu_s);
+        st = run_once(&x, net, image, logits, false, cpu_s, hs + r * AT_TUNE_VTA_N_HOST);
         double c = 0;
         for (size_t i = 0; i < nl + 2; i++) c += cpu_s[i], cpu_sum[i] += cpu_s[i];
         run_ms[r] = res.vta_ms + c * 1e3;
@@ -451,6 +1031,9 @@ at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_
         for (size_t r = 0; r < repeat; r++) sq += (run_ms[r] - res.mean_ms) * (run_ms[r] - res.mean_ms);
         res.std_ms = sqrt(sq / (double)repeat);
         res.cpu_ms = res.mean_ms - res.vta_ms;
+        st = median_of(run_ms, repeat, 1, &res.median_ms);
+        for (size_t k = 0; st == AT_OK && k < AT_TUNE_VTA_N_HOST; k++)
+            st = median_of(hs + k, repeat, AT_TUNE_VTA_N_HOST, &res.host_layers[k].ms);
         for (size_t i = 0; i < nl + 2; i++) {
             at_tune_vta_layer_report *rep = &res.layers[i];
             if (i >= 1 && i <= nl && rep->on_vta) {
@@ -466,6 +1049,11 @@ at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_
     for (size_t i = 0; x.vl && i < nl; i++) at_free(x.vl[i].words);
     at_free(x.vl);
     at_free(x.value_addr);
+    at_tune_vta_host_free(x.host);
+    at_free(x.wt);
+    at_free(x.conv);
+    at_free(x.q);
+    at_free(hs);
     at_vta_sim_free(x.sim);
     at_free(run_ms);
     at_free(cpu_sum);
