@@ -52,9 +52,9 @@ static at_status schedule(const at_args *a, const at_config *c, at_ir_sched *s)
     }
     const int64_t n_b = p->lhs[0], c_b = p->lhs[1], h = p->lhs[2], w = p->lhs[3], lanes = p->lhs[4] * p->lhs[5];
     int64_t tco = 1, th = 1, tw = 1;
-    AT_TRY(at_tmpl_split2_inner(c, TILE_CO, "tile_co", c_b, &tco));
-    AT_TRY(at_tmpl_split2_inner(c, TILE_H, "tile_h", h, &th));
-    AT_TRY(at_tmpl_split2_inner(c, TILE_W, "tile_w", w, &tw));
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_CO, "tile_co", c_b, &tco));
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_H, "tile_h", h, &th));
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_W, "tile_w", w, &tw));
     /* the accumulator holds the lhs tile (where the ALU stages run in place) and the rhs tile; the
      * buffer is 2^17 bytes on 1x16 and 2^18 on 4x8 (the bitstreams TVM ships): 2048 elements */
     int64_t acc_bytes = p->lhs[4] == 4 && p->lhs[5] == 8 ? 1 << 18 : 1 << 17;

@@ -52,11 +52,11 @@ static at_status schedule(const at_args *a, const at_config *c, at_ir_sched *s)
     at_conv2d_packed_geom g;
     at_op_conv2d_packed_geom(p, &g);
     int64_t tb = 1, th = 1, tw = 1, tci = 1, tco = 1;
-    AT_TRY(at_tmpl_split2_inner(c, TILE_B, "tile_b", g.n_b, &tb)); /* defined but not applied, as in TVM */
-    AT_TRY(at_tmpl_split2_inner(c, TILE_H, "tile_h", g.oh, &th));
-    AT_TRY(at_tmpl_split2_inner(c, TILE_W, "tile_w", g.ow, &tw));
-    AT_TRY(at_tmpl_split2_inner(c, TILE_CI, "tile_ci", g.ci_b, &tci));
-    AT_TRY(at_tmpl_split2_inner(c, TILE_CO, "tile_co", g.co_b, &tco));
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_B, "tile_b", g.n_b, &tb)); /* defined but not applied, as in TVM */
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_H, "tile_h", g.oh, &th));
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_W, "tile_w", g.ow, &tw));
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_CI, "tile_ci", g.ci_b, &tci));
+    AT_TRY(at_tmpl_split_inner_size(c, TILE_CO, "tile_co", g.co_b, &tco));
     (void)tb;
     int64_t ocn = at_config_other_int(c, OC_NTHREAD), hn = at_config_other_int(c, H_NTHREAD);
     if (ocn < 1 || hn < 1) return AT_FAIL(AT_EINVAL, "oc_nthread and h_nthread must be >= 1");

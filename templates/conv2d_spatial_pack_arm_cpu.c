@@ -11,9 +11,9 @@
  * co parallel, holds conv computed at ow: a VH x VW x VC block in private memory, initialised,
  * accumulated over ci, kh, kw and the spatial loops in reorder_0's order with their annotations,
  * then written out NCHW. Fallback: TVM's reference-log fallback over TopHub's arm_cpu rk3399
- * records of this template. */
-#include <string.h>
-
+ * records of this template.
+ * The compute's knobs, tiles, data_vec and conv's update term are spatial_pack.c's (shared with
+ * the Mali template, as TVM shares the compute); this file holds the schedule. */
 #include "templates/internal.h"
 #include "templates/template.h"
 
@@ -22,10 +22,8 @@ static at_status define_space(const at_args *args, at_space *s)
     return at_tmpl_sp_define_space(args, s, 2);
 }
 
-typedef at_tmpl_sp sp;
-
 /* kernel_vec[co][ci][kh][kw][vc] = kernel[co VC + vc][ci][kh][kw], parallel over co. */
-static void kernel_vec_stage(at_ir_sched *s, const sp *p)
+static void kernel_vec_stage(at_ir_sched *s, const at_tmpl_sp *p)
 {
     const at_ir_buffer *kernel = p->kernel, *kvec = p->kvec;
     const at_conv2d_geom *g = &p->g;
@@ -42,7 +40,7 @@ static void kernel_vec_stage(at_ir_sched *s, const sp *p)
 }
 
 /* data_vec, parallel over its tile rows h (axis 1), the rest serial. */
-static void data_vec_stage(at_ir_sched *s, const sp *p)
+static void data_vec_stage(at_ir_sched *s, const at_tmpl_sp *p)
 {
     at_tmpl_loop l[8];
     l[0] = at_tmpl_loop_new(s, "n", p->g.n, AT_IR_SERIAL);
@@ -53,7 +51,7 @@ static void data_vec_stage(at_ir_sched *s, const sp *p)
 }
 
 /* output_unpack (n, co parallel, oh, ow, vh, vw, vc) with conv computed at ow in private memory. */
-static at_status conv_stage(at_ir_sched *s, const sp *p, const at_config *c)
+static at_status conv_stage(at_ir_sched *s, const at_tmpl_sp *p, const at_config *c)
 {
     const at_conv2d_geom *g = &p->g;
     int order[3];
@@ -110,7 +108,7 @@ static at_status conv_stage(at_ir_sched *s, const sp *p, const at_config *c)
 
 static at_status schedule(const at_args *args, const at_config *c, at_ir_sched *s)
 {
-    sp p;
+    at_tmpl_sp p;
     AT_TRY(at_tmpl_sp_init(args, c, 2, true, s, &p));
     kernel_vec_stage(s, &p);
     data_vec_stage(s, &p);

@@ -11,9 +11,9 @@
  * here) under tile_and_bind3d(c, h, w, TC, TH, TW), reduce loops ci, kh, kw with ann_reduce, the
  * spatial loops in reorder_0's order with ann_spatial (max unroll 16, vector sizes 1 2 4 8 16);
  * output_unpack writes NCHW with the same thread tile. Fallback: TVM's reference-log fallback
- * over TopHub's rk3399 records of this template. */
-#include <string.h>
-
+ * over TopHub's rk3399 records of this template.
+ * The compute's knobs, tiles, data_vec and conv's update term are spatial_pack.c's (shared with
+ * the arm_cpu template, as TVM shares the compute); this file holds the schedule. */
 #include "templates/internal.h"
 #include "templates/template.h"
 
@@ -24,11 +24,9 @@ static at_status define_space(const at_args *args, at_space *s)
     return at_tmpl_sp_define_space(args, s, 3);
 }
 
-typedef at_tmpl_sp sp;
-
 /* kernel_vec[co][ci][kh][kw][vc] = kernel[co VC + vc][ci][kh][kw]: all axes fused, split by VC
  * (vectorized when VC is a vector size), the rest split by 256 onto blockIdx.x / threadIdx.x. */
-static void kernel_vec_stage(at_ir_sched *s, const sp *p)
+static void kernel_vec_stage(at_ir_sched *s, const at_tmpl_sp *p)
 {
     const at_ir_buffer *kernel = p->kernel, *kvec = p->kvec;
     const at_conv2d_geom *g = &p->g;
@@ -56,7 +54,7 @@ static void kernel_vec_stage(at_ir_sched *s, const sp *p)
 
 /* data_vec: tile_and_bind3d(data_vec, h, w, ci, 1): blockIdx.z/y/x = h, w, ci tiles, one work-item
  * each; the window loops unrolled when shorter than 16. */
-static void data_vec_stage(at_ir_sched *s, const sp *p)
+static void data_vec_stage(at_ir_sched *s, const at_tmpl_sp *p)
 {
     const at_conv2d_geom *g = &p->g;
     at_tmpl_loop l[11];
@@ -70,7 +68,7 @@ static void data_vec_stage(at_ir_sched *s, const sp *p)
     at_tmpl_sp_data_vec(s, p, l, 7, MAX_UNROLL);
 }
 
-static at_status conv_stage(at_ir_sched *s, const sp *p, const at_config *c, const at_ir_buffer *conv)
+static at_status conv_stage(at_ir_sched *s, const at_tmpl_sp *p, const at_config *c, const at_ir_buffer *conv)
 {
     const at_conv2d_geom *g = &p->g;
     int order[3];
@@ -117,7 +115,7 @@ static at_status conv_stage(at_ir_sched *s, const sp *p, const at_config *c, con
 }
 
 /* output_unpack under tile_and_bind3d(output, co, oh, ow, TC, TH, TW): one element per work-item. */
-static void unpack_stage(at_ir_sched *s, const sp *p, const at_ir_buffer *conv)
+static void unpack_stage(at_ir_sched *s, const at_tmpl_sp *p, const at_ir_buffer *conv)
 {
     const at_conv2d_geom *g = &p->g;
     at_tmpl_loop l[7] = {at_tmpl_loop_new(s, "n", g->n, AT_IR_SERIAL),
@@ -144,7 +142,7 @@ static void unpack_stage(at_ir_sched *s, const sp *p, const at_ir_buffer *conv)
 
 static at_status schedule(const at_args *args, const at_config *c, at_ir_sched *s)
 {
-    sp p;
+    at_tmpl_sp p;
     AT_TRY(at_tmpl_sp_init(args, c, 3, false, s, &p));
     const at_conv2d_geom *g = &p.g;
     const at_ir_buffer *conv = at_ir_temp(s, "conv", p.ot, g->n * g->co * g->oh * g->ow);

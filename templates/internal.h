@@ -1,6 +1,8 @@
 /* Helpers shared by the files of templates/ (not for other modules): float element access for
- * the references, and the schedule vocabulary TVM's GPU templates use (split sizes from a config,
- * annotations with their validity checks, loop nests, zero-padded loads) expressed on the IR. */
+ * the references, workload JSON pieces, the schedule vocabulary TVM's GPU templates use (split
+ * sizes from a config, annotations with their validity checks, loop nests, zero-padded loads)
+ * expressed on the IR, and the computes TVM shares between templates of two targets (spatial-pack
+ * conv2d, testing/matmul), written once here as TVM writes them once. */
 #ifndef AT_TEMPLATES_INTERNAL_H
 #define AT_TEMPLATES_INTERNAL_H
 
@@ -19,6 +21,13 @@
 double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i);
 /* p[i] = v rounded to float type t (float16 rounds to nearest even). */
 void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v);
+
+/* ---- workload JSON (templates/ops.c) -------------------------------------------------------- */
+
+/* Appends v[0..n) as a JSON list: [1, 2, 3] ([] when n is 0). */
+void at_tmpl_write_ints(at_strbuf *sb, const int64_t *v, size_t n);
+/* Appends a workload tensor as TVM logs it: ["TENSOR", [shape[0], ...], "dtype"]. */
+void at_tmpl_write_tensor(at_strbuf *sb, const int64_t *shape, size_t n, at_ir_type t);
 
 /* ---- IR helpers ----------------------------------------------------------------------------- */
 
@@ -51,8 +60,9 @@ at_tmpl_loop at_tmpl_loop_new(at_ir_sched *s, const char *name, int64_t extent, 
 const at_ir_stmt *at_tmpl_nest(at_ir_sched *s, const at_tmpl_loop *loops, size_t n, const at_ir_stmt *body);
 
 /* Sizes of split knob `knob` (n parts) applied to extent: parts[0] = extent / prod(sizes[1:]),
- * parts[i] = sizes[i]. AT_EINVAL naming the knob when a size is < 1, the product does not divide
- * the extent, or sizes[0] is neither -1 nor that outer extent. */
+ * parts[i] = sizes[i] (at_tmpl_split_inner, then the first size checked). AT_EINVAL naming the
+ * knob when a size is < 1, the product does not divide the extent, or sizes[0] is neither -1 nor
+ * that outer extent (parts is then unspecified). */
 at_status at_tmpl_split_parts(const at_config *c, size_t knob, int64_t extent, size_t n, int64_t *parts);
 
 /* AnnotateEntity.apply with axis_lens, max_unroll and vec_size: kinds[i] = SERIAL ("none"),
@@ -82,7 +92,7 @@ const at_ir_expr *at_tmpl_pad_load(at_ir_sched *s, const at_ir_buffer *data, con
 
 /* The inner size of 2-way split knob `knob` of c, which must divide extent (VTA's templates apply
  * a split by its inner size alone). AT_EINVAL naming the knob as `name` when it does not. */
-at_status at_tmpl_split2_inner(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner);
+at_status at_tmpl_split_inner_size(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner);
 
 /* ---- CPU schedules (templates/arm_cpu_util.c) ----------------------------------------------- */
 

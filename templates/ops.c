@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "templates/internal.h"
+
 const char *at_op_name(at_op_kind op)
 {
     static const char *const names[AT_OP_COUNT] = {
@@ -76,6 +78,26 @@ size_t at_op_tensors(const at_args *a, at_tensor_desc *out)
     default: AT_ASSERT(!"bad op kind");
     }
     return 0;
+}
+
+void at_tmpl_write_ints(at_strbuf *sb, const int64_t *v, size_t n)
+{
+    at_strbuf_putc(sb, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) at_strbuf_puts(sb, ", ");
+        at_json_write_int(sb, v[i]);
+    }
+    at_strbuf_putc(sb, ']');
+}
+
+void at_tmpl_write_tensor(at_strbuf *sb, const int64_t *shape, size_t n, at_ir_type t)
+{
+    char tb[16];
+    at_strbuf_puts(sb, "[\"TENSOR\", ");
+    at_tmpl_write_ints(sb, shape, n);
+    at_strbuf_puts(sb, ", ");
+    at_json_write_string(sb, at_ir_type_str(t, tb));
+    at_strbuf_putc(sb, ']');
 }
 
 void at_op_args_write_json(const at_args *a, at_strbuf *sb)

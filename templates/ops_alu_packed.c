@@ -93,29 +93,16 @@ size_t at_op_alu_packed_tensors(const at_alu_packed_args *a, at_tensor_desc *out
 
 /* ---- workload JSON --------------------------------------------------------------------------- */
 
-static void write_tensor(at_strbuf *sb, const int64_t *shape, size_t n, at_ir_type t)
-{
-    char tb[16];
-    at_strbuf_puts(sb, "[\"TENSOR\", [");
-    for (size_t i = 0; i < n; i++) {
-        if (i) at_strbuf_puts(sb, ", ");
-        at_json_write_int(sb, shape[i]);
-    }
-    at_strbuf_puts(sb, "], ");
-    at_json_write_string(sb, at_ir_type_str(t, tb));
-    at_strbuf_putc(sb, ']');
-}
-
 void at_op_alu_packed_args_write_json(const at_alu_packed_args *a, at_strbuf *sb)
 {
-    write_tensor(sb, a->lhs, a->ndim, a->dtype);
+    at_tmpl_write_tensor(sb, a->lhs, a->ndim, a->dtype);
     at_strbuf_puts(sb, ", ");
     if (a->rhs_alias)
-        write_tensor(sb, a->lhs, 0, a->rhs_dtype);
+        at_tmpl_write_tensor(sb, a->lhs, 0, a->rhs_dtype);
     else if (a->rhs_ndim > 0)
-        write_tensor(sb, a->rhs, a->rhs_ndim, a->rhs_dtype);
+        at_tmpl_write_tensor(sb, a->rhs, a->rhs_ndim, a->rhs_dtype);
     else
-        write_tensor(sb, a->lhs, a->ndim, a->rhs_dtype);
+        at_tmpl_write_tensor(sb, a->lhs, a->ndim, a->rhs_dtype);
 }
 
 static at_status json_tensor(const cJSON *item, const char *what, int64_t *shape, size_t *ndim, at_ir_type *dtype)

@@ -133,26 +133,6 @@ size_t at_op_conv2d_tensors(at_op_kind op, const at_conv2d_args *a, at_tensor_de
 
 /* ---- workload JSON --------------------------------------------------------------------------- */
 
-static void write_ints(at_strbuf *sb, const int64_t *v, size_t n)
-{
-    at_strbuf_putc(sb, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i) at_strbuf_puts(sb, ", ");
-        at_json_write_int(sb, v[i]);
-    }
-    at_strbuf_putc(sb, ']');
-}
-
-static void write_tensor(at_strbuf *sb, const int64_t *shape, size_t n, at_ir_type t)
-{
-    char tb[16];
-    at_strbuf_puts(sb, "[\"TENSOR\", ");
-    write_ints(sb, shape, n);
-    at_strbuf_puts(sb, ", ");
-    at_json_write_string(sb, at_ir_type_str(t, tb));
-    at_strbuf_putc(sb, ']');
-}
-
 static void write_dtype_or_null(at_strbuf *sb, at_ir_type t, bool null)
 {
     char tb[16];
@@ -164,24 +144,24 @@ static void write_dtype_or_null(at_strbuf *sb, at_ir_type t, bool null)
 
 void at_op_conv2d_args_write_json(const at_conv2d_args *a, at_strbuf *sb)
 {
-    write_tensor(sb, a->data, 4, a->dtype);
+    at_tmpl_write_tensor(sb, a->data, 4, a->dtype);
     at_strbuf_puts(sb, ", ");
-    write_tensor(sb, a->kernel, 4, a->kernel_dtype);
+    at_tmpl_write_tensor(sb, a->kernel, 4, a->kernel_dtype);
     at_strbuf_puts(sb, ", ");
     if (a->stride_form == AT_FORM_INT)
         at_json_write_int(sb, a->stride[0]);
     else
-        write_ints(sb, a->stride, 2);
+        at_tmpl_write_ints(sb, a->stride, 2);
     at_strbuf_puts(sb, ", ");
     if (a->pad_form == AT_FORM_INT)
         at_json_write_int(sb, a->pad[0]);
     else
-        write_ints(sb, a->pad, a->pad_form == AT_FORM_PAIR ? 2 : 4);
+        at_tmpl_write_ints(sb, a->pad, a->pad_form == AT_FORM_PAIR ? 2 : 4);
     at_strbuf_puts(sb, ", ");
     if (a->dilation_form == AT_FORM_INT)
         at_json_write_int(sb, a->dilation[0]);
     else
-        write_ints(sb, a->dilation, 2);
+        at_tmpl_write_ints(sb, a->dilation, 2);
     at_strbuf_puts(sb, ", ");
     write_dtype_or_null(sb, a->out_dtype, a->out_dtype_null);
 }

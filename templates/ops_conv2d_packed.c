@@ -74,38 +74,18 @@ size_t at_op_conv2d_packed_tensors(const at_conv2d_packed_args *a, at_tensor_des
 
 /* ---- workload JSON --------------------------------------------------------------------------- */
 
-static void write_ints(at_strbuf *sb, const int64_t *v, size_t n)
-{
-    at_strbuf_putc(sb, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i) at_strbuf_puts(sb, ", ");
-        at_json_write_int(sb, v[i]);
-    }
-    at_strbuf_putc(sb, ']');
-}
-
-static void write_tensor(at_strbuf *sb, const int64_t *shape, at_ir_type t)
-{
-    char tb[16];
-    at_strbuf_puts(sb, "[\"TENSOR\", ");
-    write_ints(sb, shape, 6);
-    at_strbuf_puts(sb, ", ");
-    at_json_write_string(sb, at_ir_type_str(t, tb));
-    at_strbuf_putc(sb, ']');
-}
-
 void at_op_conv2d_packed_args_write_json(const at_conv2d_packed_args *a, at_strbuf *sb)
 {
     char tb[16];
-    write_tensor(sb, a->data, a->dtype);
+    at_tmpl_write_tensor(sb, a->data, 6, a->dtype);
     at_strbuf_puts(sb, ", ");
-    write_tensor(sb, a->kernel, a->kernel_dtype);
+    at_tmpl_write_tensor(sb, a->kernel, 6, a->kernel_dtype);
     at_strbuf_puts(sb, ", ");
-    write_ints(sb, a->stride, 2);
+    at_tmpl_write_ints(sb, a->stride, 2);
     at_strbuf_puts(sb, ", ");
-    write_ints(sb, a->pad, 4);
+    at_tmpl_write_ints(sb, a->pad, 4);
     at_strbuf_puts(sb, ", ");
-    write_ints(sb, a->dilation, 2);
+    at_tmpl_write_ints(sb, a->dilation, 2);
     at_strbuf_puts(sb, ", ");
     at_json_write_string(sb, a->layout);
     at_strbuf_puts(sb, ", ");

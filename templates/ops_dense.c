@@ -40,29 +40,16 @@ size_t at_op_dense_tensors(const at_dense_args *a, at_tensor_desc *out)
     return n;
 }
 
-static void write_tensor(at_strbuf *sb, const int64_t *shape, size_t n, at_ir_type t)
-{
-    char tb[16];
-    at_strbuf_puts(sb, "[\"TENSOR\", [");
-    for (size_t i = 0; i < n; i++) {
-        if (i) at_strbuf_puts(sb, ", ");
-        at_json_write_int(sb, shape[i]);
-    }
-    at_strbuf_puts(sb, "], ");
-    at_json_write_string(sb, at_ir_type_str(t, tb));
-    at_strbuf_putc(sb, ']');
-}
-
 void at_op_dense_args_write_json(const at_dense_args *a, at_strbuf *sb)
 {
     char tb[16];
     const int64_t ds[2] = {a->m, a->k}, ws[2] = {a->n, a->k};
-    write_tensor(sb, ds, 2, a->dtype);
+    at_tmpl_write_tensor(sb, ds, 2, a->dtype);
     at_strbuf_puts(sb, ", ");
-    write_tensor(sb, ws, 2, a->weight_dtype);
+    at_tmpl_write_tensor(sb, ws, 2, a->weight_dtype);
     at_strbuf_puts(sb, ", ");
     if (a->has_bias)
-        write_tensor(sb, &a->n, 1, a->bias_dtype);
+        at_tmpl_write_tensor(sb, &a->n, 1, a->bias_dtype);
     else
         at_strbuf_puts(sb, "null");
     at_strbuf_puts(sb, ", ");

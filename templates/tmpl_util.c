@@ -141,7 +141,7 @@ at_status at_tmpl_split_parts(const at_config *c, size_t knob, int64_t extent, s
     return AT_OK;
 }
 
-at_status at_tmpl_split2_inner(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner)
+at_status at_tmpl_split_inner_size(const at_config *c, size_t knob, const char *name, int64_t extent, int64_t *inner)
 {
     int64_t sz[2];
     at_config_split(c, knob, sz, 2);
