@@ -75,7 +75,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < AT_TUNE_VTA_N_HOST; i++) {
         const at_tune_vta_host_report *n = &rn.host_layers[i], *l = &rl.host_layers[i], *o = &r1.host_layers[i];
         char cfg[32] = "-";
-        if (l->config_index >= 0) snprintf(cfg, sizeof cfg, "%s #%lld", l->source, (long long)l->config_index);
+        if (l->config_index >= 0) snprintf(cfg, sizeof cfg, "%s[%lld]", l->source, (long long)l->config_index);
         printf("%-30s %-34s %-14s %10.3f %10.3f %10.3f %7.2fx\n", l->name, l->impl, cfg, n->ms, o->ms, l->ms,
                l->ms > 0 ? n->ms / l->ms : 0);
     }

@@ -105,7 +105,7 @@ int at_cli_evaluate_vta(struct at_tune_vta_eval_opts *o)
         const at_tune_vta_host_report *h = &r.host_layers[i];
         char cfg[64] = "-";
         if (h->config_index >= 0 || strcmp(h->source, "-") != 0)
-            snprintf(cfg, sizeof cfg, "%s #%lld", h->source, (long long)h->config_index);
+            snprintf(cfg, sizeof cfg, "%s[%lld]", h->source, (long long)h->config_index);
         printf("  %-28s  %-32s  %-15s  %9.3f\n", h->name, h->impl, cfg, h->ms);
     }
     printf("VTA (simulated, %zu layers): %.2f ms (%llu cycles); CPU (measured): %.2f ms\n",

@@ -224,6 +224,15 @@ at_status at_space_index_of(const at_space *s, const at_config *c, int64_t *inde
  * statuses. */
 at_status at_space_index_of_as_given(const at_space *s, const at_config *c, int64_t *index);
 
+/* A config whose entities name exactly the space's knobs but in another order (logs of older TVM
+ * versions that defined the knobs in another order: TopHub's vta pack holds dense_nopack.x86
+ * records with tile_x before tile_y), rebuilt in the space's knob order -- TVM's ConfigEntity
+ * looks knobs up by name, so such a record applies. *out is NULL when c is already in order or
+ * does not name the space's knobs (nothing to do); else it is owned by the caller
+ * (at_config_free), with its index recomputed when it maps onto the space (else c's). Returns
+ * AT_OK or AT_ENOMEM. */
+at_status at_space_config_in_space_order(const at_space *s, const at_config *c, at_config **out);
+
 /* ---- randomness (explicit rng, no global state) --------------------------------------------- */
 
 /* Says whether an index is excluded (e.g. already visited by a tuner). */

@@ -117,7 +117,12 @@ at_status at_task_instantiate(const at_task *t, const at_config *c, at_arena *ar
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, t->tmpl->name);
     if (!s) return AT_OOM();
-    at_status st = t->tmpl->schedule(&t->args, c, s);
+    /* templates read knobs by position; a log's config naming them in another order applies by
+     * name, as in TVM */
+    at_config *ordered = NULL;
+    AT_TRY(at_space_config_in_space_order(t->space, c, &ordered));
+    at_status st = t->tmpl->schedule(&t->args, ordered ? ordered : c, s);
+    at_config_free(ordered);
     if (st != AT_OK) return st;
     const at_ir_program *p;
     AT_TRY(at_ir_sched_finish(s, &p));

@@ -3,7 +3,10 @@
  * lowered once with its dispatched config and its own ALU epilogue) and the other layers on the
  * host over the same simulated DRAM. The VTA part is simulated once, functionally -- its cycle
  * count is deterministic -- and the host layers are re-timed on every run: run latency =
- * simulated VTA time + that run's measured CPU time. */
+ * simulated VTA time + that run's measured CPU time. The host layers run through LLVM (programs
+ * on tune/llvm_backend's vtable, one thread pool, weights uploaded once) or the naive C reference
+ * layers; --check then compares the packed region from the executor's own int8 stem output, so a
+ * quantize flip of the float stem cannot hide a packed-region bug. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -226,42 +229,52 @@ static at_status prog_quantize(at_arena *arena, int64_t plane, const at_ir_progr
     return finish_prog(s, out);
 }
 
-/* max_pool2d 3x3 stride 2 pad 1 on int8 (padding never wins), written packed NCHW1n16c. */
-static at_status prog_pool(at_arena *arena, int64_t oh, const at_ir_program **out)
+/* One region of the pool's output: rows y0 + [0, ny), columns x0 + [0, nx), clamping tap rows /
+ * columns to 0 only where the region touches the top / left border. */
+static const at_ir_stmt *pool_region(at_ir_sched *s, const at_ir_buffer *q, const at_ir_buffer *y, const at_ir_var *c,
+                                     int64_t oh, int64_t y0, int64_t ny, int64_t x0, int64_t nx)
 {
     const int64_t ph = oh / 2, B16 = AT_NET_VTA_BLOCK;
+    const at_ir_var *py = at_ir_var_new(s, "y", AT_IR_I32), *px = at_ir_var_new(s, "x", AT_IR_I32);
+    E zero = ci32(s, 0), m = NULL;
+    E yy = at_ir_add(s, at_ir_v(s, py), ci32(s, y0)), xx = at_ir_add(s, at_ir_v(s, px), ci32(s, x0));
+    for (int ky = 0; ky < 3; ky++)
+        for (int kx = 0; kx < 3; kx++) {
+            E iy = at_ir_add(s, at_ir_mul(s, yy, ci32(s, 2)), ci32(s, ky - 1));
+            E ix = at_ir_add(s, at_ir_mul(s, xx, ci32(s, 2)), ci32(s, kx - 1));
+            if (y0 == 0) iy = at_ir_max(s, iy, zero);
+            if (x0 == 0) ix = at_ir_max(s, ix, zero);
+            E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_v(s, c), ci32(s, oh)), iy), ci32(s, oh)), ix);
+            E v = at_ir_load(s, q, src, 1);
+            m = m ? at_ir_max(s, m, v) : v;
+        }
+    E cb = at_ir_div(s, at_ir_v(s, c), ci32(s, B16)), cl = at_ir_mod(s, at_ir_v(s, c), ci32(s, B16));
+    E row = at_ir_add(s, at_ir_mul(s, cb, ci32(s, ph)), yy);
+    E pix = at_ir_add(s, at_ir_mul(s, row, ci32(s, ph)), xx);
+    E dst = at_ir_add(s, at_ir_mul(s, pix, ci32(s, B16)), cl);
+    return at_ir_for(s, py, ny, AT_IR_SERIAL, at_ir_for(s, px, nx, AT_IR_SERIAL, at_ir_store(s, y, dst, m)));
+}
+
+/* max_pool2d 3x3 stride 2 pad 1 on int8, written packed NCHW1n16c, per channel in four regions
+ * (first row and column, or not) so the interior runs without bounds logic. A window only leaves
+ * the input at the top or left (oh is even: the last window ends on the last row), and there the
+ * tap clamped to row / column 0 reads an element the window holds anyway, so clamping gives the
+ * max over the in-bounds taps (padding never wins) with every load unconditional. */
+static at_status prog_pool(at_arena *arena, int64_t oh, const at_ir_program **out)
+{
+    const int64_t ph = oh / 2;
+    AT_ASSERT(oh % 2 == 0 && ph >= 2);
     at_ir_sched *s = at_ir_sched_begin(arena, "vta_max_pool_pack");
     if (!s) return AT_OOM();
     const at_ir_buffer *q = at_ir_param(s, "q", AT_IR_I8, 64 * oh * oh, AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "value0", AT_IR_I8, 64 * ph * ph, AT_IR_OUTPUT);
-    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_I32, 1, AT_IR_PRIVATE);
-    const at_ir_var *c = at_ir_var_new(s, "c", AT_IR_I32), *py = at_ir_var_new(s, "y", AT_IR_I32),
-                    *px = at_ir_var_new(s, "x", AT_IR_I32), *ky = at_ir_var_new(s, "ky", AT_IR_I32),
-                    *kx = at_ir_var_new(s, "kx", AT_IR_I32);
-    E zero = ci32(s, 0);
-    E iy = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, at_ir_v(s, py), ci32(s, 2)), at_ir_v(s, ky)), ci32(s, 1));
-    E ix = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, at_ir_v(s, px), ci32(s, 2)), at_ir_v(s, kx)), ci32(s, 1));
-    E inside = at_ir_bin(s, AT_IR_AND,
-                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, iy, zero), at_ir_bin(s, AT_IR_LT, iy, ci32(s, oh))),
-                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, ix, zero), at_ir_bin(s, AT_IR_LT, ix, ci32(s, oh))));
-    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_v(s, c), ci32(s, oh)), iy), ci32(s, oh)), ix);
-    const at_ir_stmt *upd = at_ir_if(
-        s, inside,
-        at_ir_store(s, acc, zero, at_ir_max(s, at_ir_load(s, acc, zero, 1), at_ir_cast(s, AT_IR_I32, at_ir_load(s, q, src, 1)))),
-        NULL);
-    E cb = at_ir_div(s, at_ir_v(s, c), ci32(s, B16)), cl = at_ir_mod(s, at_ir_v(s, c), ci32(s, B16));
-    E dst = at_ir_add(
-        s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, cb, ci32(s, ph)), at_ir_v(s, py)), ci32(s, ph)), at_ir_v(s, px)),
-                     ci32(s, B16)),
-        cl);
-    const at_ir_stmt *items[3] = {
-        at_ir_store(s, acc, zero, ci32(s, -128)),
-        at_ir_for(s, ky, 3, AT_IR_SERIAL, at_ir_for(s, kx, 3, AT_IR_SERIAL, upd)),
-        at_ir_store(s, y, dst, at_ir_cast(s, AT_IR_I8, at_ir_load(s, acc, zero, 1))),
+    const at_ir_var *c = at_ir_var_new(s, "c", AT_IR_I32);
+    const at_ir_stmt *parts[3] = {
+        pool_region(s, q, y, c, oh, 0, 1, 0, ph),          /* first row */
+        pool_region(s, q, y, c, oh, 1, ph - 1, 0, 1),      /* first column below it */
+        pool_region(s, q, y, c, oh, 1, ph - 1, 1, ph - 1), /* interior */
     };
-    const at_ir_stmt *body = at_ir_for(s, px, ph, AT_IR_SERIAL, at_ir_seq(s, items, 3));
-    body = at_ir_for(s, py, ph, AT_IR_SERIAL, body);
-    at_ir_add_kernel(s, "vta_max_pool_pack", at_ir_for(s, c, 64, AT_IR_PARALLEL, body));
+    at_ir_add_kernel(s, "vta_max_pool_pack", at_ir_for(s, c, 64, AT_IR_PARALLEL, at_ir_seq(s, parts, 3)));
     return finish_prog(s, out);
 }
 
@@ -279,15 +292,17 @@ static at_status prog_gap(at_arena *arena, int64_t ch, int64_t plane, const at_i
     E zero = ci32(s, 0);
     E cb = at_ir_div(s, at_ir_v(s, c), ci32(s, B16)), cl = at_ir_mod(s, at_ir_v(s, c), ci32(s, B16));
     E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, cb, ci32(s, plane)), at_ir_v(s, p)), ci32(s, B16)), cl);
-    E mean = at_ir_div(s, at_ir_div(s, at_ir_cast(s, AT_IR_F64, at_ir_load(s, acc, zero, 1)), cf64(s, 1 << AT_NET_VTA_INPUT_SHIFT)),
-                       cf64(s, (double)plane));
+    E sum = at_ir_cast(s, AT_IR_F64, at_ir_load(s, acc, zero, 1));
+    E mean = at_ir_div(s, at_ir_div(s, sum, cf64(s, 1 << AT_NET_VTA_INPUT_SHIFT)), cf64(s, (double)plane));
     const at_ir_stmt *items[3] = {
         at_ir_store(s, acc, zero, zero),
         at_ir_for(s, p, plane, AT_IR_SERIAL,
-                  at_ir_store(s, acc, zero, at_ir_add(s, at_ir_load(s, acc, zero, 1), at_ir_cast(s, AT_IR_I32, at_ir_load(s, x, src, 1))))),
+                  at_ir_store(s, acc, zero,
+                              at_ir_add(s, at_ir_load(s, acc, zero, 1), at_ir_cast(s, AT_IR_I32, at_ir_load(s, x, src, 1))))),
         at_ir_store(s, y, at_ir_v(s, c), at_ir_cast(s, AT_IR_F32, mean)),
     };
-    at_ir_add_kernel(s, "vta_dequantize_avg_pool", at_ir_for(s, c, ch, AT_IR_PARALLEL, at_ir_seq(s, items, 3)));
+    /* serial: 512 x 49 int8 adds at 224 take ~10 us, less than sharing a loop out over the pool */
+    at_ir_add_kernel(s, "vta_dequantize_avg_pool", at_ir_for(s, c, ch, AT_IR_SERIAL, at_ir_seq(s, items, 3)));
     return finish_prog(s, out);
 }
 
@@ -301,8 +316,8 @@ static at_status prog_bias(at_arena *arena, int64_t n, const at_ir_program **out
     const at_ir_buffer *y = at_ir_param(s, "logits", AT_IR_F32, n, AT_IR_OUTPUT);
     const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
     E iv = at_ir_v(s, i);
-    at_ir_add_kernel(s, "vta_dense_bias",
-                     at_ir_for(s, i, n, AT_IR_SERIAL, at_ir_store(s, y, iv, at_ir_add(s, at_ir_load(s, x, iv, 1), at_ir_load(s, b, iv, 1)))));
+    E sum = at_ir_add(s, at_ir_load(s, x, iv, 1), at_ir_load(s, b, iv, 1));
+    at_ir_add_kernel(s, "vta_dense_bias", at_ir_for(s, i, n, AT_IR_SERIAL, at_ir_store(s, y, iv, sum)));
     return finish_prog(s, out);
 }
 
@@ -325,32 +340,16 @@ static at_status host_task(const char *name, const char *args_text, at_task **ta
     return AT_OK;
 }
 
-/* A config whose entities name the space's knobs in another order (TopHub's vta pack holds
- * dense_nopack.x86 records of TVM 0.6, which defined tile_x before tile_y): reordered by name,
- * as TVM's ConfigEntity looks knobs up by name. *c is replaced; others are left as they are. */
+/* A config naming the space's knobs in another order (TopHub's TVM 0.6 dense_nopack.x86 records)
+ * is rebuilt in the space's order, so the report's index is the one it maps to. */
 static at_status reorder_by_name(const at_space *sp, at_config **c)
 {
-    size_t n = at_space_n_knobs(sp);
-    if (at_config_len(*c) != n) return AT_OK;
-    bool same = true;
-    for (size_t k = 0; k < n; k++) {
-        if (!at_config_find(*c, at_space_knob_name(sp, k))) return AT_OK;
-        same = same && !strcmp(at_config_at(*c, k)->name, at_space_knob_name(sp, k));
-    }
-    if (same) return AT_OK;
     at_config *r = NULL;
-    AT_TRY(at_config_new(at_config_index(*c), at_config_code_hash(*c), &r));
-    for (size_t k = 0; k < n; k++) {
-        at_status st = at_config_add_entity(r, at_config_find(*c, at_space_knob_name(sp, k)));
-        if (st != AT_OK) {
-            at_config_free(r);
-            return st;
-        }
+    AT_TRY(at_space_config_in_space_order(sp, *c, &r));
+    if (r) {
+        at_config_free(*c);
+        *c = r;
     }
-    int64_t idx;
-    if (at_space_index_of(sp, r, &idx) == AT_OK) at_config_set_index(r, idx);
-    at_config_free(*c);
-    *c = r;
     return AT_OK;
 }
 
@@ -480,7 +479,8 @@ static at_status host_build(at_tune_vta_host *h, const at_tune_vta_host_opts *o)
     AT_TRY(host_prog_setup(h, &h->prog[HP_POOL], p, (const int[]){HB_Q, HB_VALUE0}, 2));
     AT_TRY(prog_gap(h->arena, feat, plane, &p));
     AT_TRY(host_prog_setup(h, &h->prog[HP_GAP], p, (const int[]){HB_LAST, HB_FEAT}, 2));
-    snprintf(args, sizeof args, "[[\"TENSOR\", [1, %lld], \"float32\"], [\"TENSOR\", [%lld, %lld], \"float32\"], null, \"float32\"]",
+    snprintf(args, sizeof args,
+             "[[\"TENSOR\", [1, %lld], \"float32\"], [\"TENSOR\", [%lld, %lld], \"float32\"], null, \"float32\"]",
              (long long)feat, (long long)classes, (long long)feat);
     AT_TRY(host_template(h, "dense_nopack.x86", args, &h->rep[AT_TUNE_VTA_HOST_DENSE], &p));
     AT_TRY(host_prog_setup(h, &h->prog[HP_DENSE], p, (const int[]){HB_FEAT, HB_DENSE_W, HB_DENSE_Y}, 3));
@@ -1012,7 +1012,8 @@ at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_
         res.dispatch = at_tune_dispatch_get_stats(d);
         at_net_vta_fill_image(net, o->input_seed, image);
         emit_eval(o, AT_TUNE_NET_EVALUATE, NULL, 0);
-        st = run_once(&x, net, image, logits, true, cpu_s, hs + repeat * AT_TUNE_VTA_N_HOST); /* functional VTA run + CPU warm-up */
+        /* functional VTA run + CPU warm-up */
+        st = run_once(&x, net, image, logits, true, cpu_s, hs + repeat * AT_TUNE_VTA_N_HOST);
     }
     if (st == AT_OK && o->check) st = check(&x, net, image, logits, &res);
     for (size_t i = 0; st == AT_OK && i < nl; i++) res.cycles += x.vl[i].cycles;

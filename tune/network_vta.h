@@ -5,8 +5,11 @@
  * (FILE > TopHub vta_v0.10 > the template's entity 0) and the layer's own ALU epilogue (bias,
  * relu, rounding, shift, clip), the residual adds as add.vta ALU programs (int8 operands loaded
  * with ACC_8BIT, ADD, relu, clip) when that template is registered -- and the rest (stem,
- * max_pool, head; the adds otherwise) on the host CPU in naive C, all sharing one simulated DRAM
- * as VTA and its ARM host do. Latency = simulated
+ * max_pool, head; the adds otherwise) on the host CPU, all sharing one simulated DRAM as VTA and
+ * its ARM host do. The host layers run as TVM compiles them for the board's CPU: LLVM-compiled
+ * (the stem conv through conv2d_nchw_spatial_pack.arm_cpu, the dense through dense_nopack.x86,
+ * their configs dispatched for AT_TUNE_VTA_CPU_TARGET from the log and TopHub's vta pack; the
+ * rest as generated IR kernels), or as naive C loops, which stay the reference. Latency = simulated
  * VTA time (cycles / clock) + measured host CPU time. */
 #ifndef AT_TUNE_NETWORK_VTA_H
 #define AT_TUNE_NETWORK_VTA_H
@@ -68,7 +71,8 @@ typedef struct at_tune_vta_host_opts {
 /* The host layers of one network compiled by LLVM: the stem conv and the dense layer through
  * their templates with the config the dispatch gives (AT_TUNE_VTA_CPU_TARGET: log > TopHub's vta
  * pack > the template's fallback), bias + relu + quantize, max_pool + pack, unpack + dequantize +
- * global_avg_pool and the dense bias as generated IR kernels (parallel outer loops). */
+ * global_avg_pool and the dense bias as generated IR kernels (parallel outer loops where the work
+ * outweighs sharing it out: quantize and max_pool). */
 typedef struct at_tune_vta_host at_tune_vta_host;
 
 /* Dispatches, instantiates and compiles every host program for net (which must have its weights
@@ -170,7 +174,8 @@ typedef struct at_tune_vta_eval_result {
  * bit-identical; LLVM host, the rules of at_tune_vta_host_check (packed region and value 0
  * bit-exact from the executor's own quantized stem output, stem and logits within tolerance),
  * whose counts n_bad (pool + region) and n_bad_logits sum up. A mismatch is AT_OK (out->n_bad
- * says). Returns AT_OK, AT_ENOTFOUND (network, log), AT_EINVAL
+ * says). Returns AT_OK, AT_EUNSUPPORTED (LLVM host layers in a build without LLVM: use the naive
+ * host), AT_ENOTFOUND (network, log), AT_EINVAL
  * (a dispatched config the hardware cannot take with the layer's epilogue: the detail names the
  * layer), AT_EDEVICE (the simulator rejects a program), AT_EIO, AT_ENOMEM. */
 at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_result *out);

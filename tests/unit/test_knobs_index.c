@@ -540,6 +540,37 @@ static void knob_feature_should_keep_explicit_sizes_of_old_logs(void **state)
     at_config_free(c);
 }
 
+/* TVM 0.6 defined dense_nopack's tile_x before tile_y: a record naming the knobs in another order
+ * applies by name, rebuilt in the space's order with the index it maps to. */
+static void config_in_space_order_should_reorder_by_name(void **state)
+{
+    (void)state;
+    at_space *s = matmul_space();
+    at_config *want = NULL, *swapped = NULL, *r = NULL;
+    assert_ok(at_space_get(s, 37, &want));
+    assert_ok(at_config_new(5, NULL, &swapped));
+    assert_ok(at_config_add_entity(swapped, at_config_at(want, 1)));
+    assert_ok(at_config_add_entity(swapped, at_config_at(want, 0)));
+    assert_ok(at_space_config_in_space_order(s, swapped, &r));
+    assert_non_null(r);
+    assert_int_equal(at_config_index(r), 37);
+    assert_split(r, 0, "tile_y", (int64_t[]){-1, 128}, 2);
+    assert_split(r, 1, "tile_x", (int64_t[]){-1, 8}, 2);
+    at_config_free(r);
+    /* already in order, or not the space's knobs: nothing to do */
+    assert_ok(at_space_config_in_space_order(s, want, &r));
+    assert_null(r);
+    at_config *other = NULL;
+    assert_ok(at_config_new(0, NULL, &other));
+    assert_ok(at_config_add_entity(other, at_config_at(want, 0)));
+    assert_ok(at_space_config_in_space_order(s, other, &r));
+    assert_null(r);
+    at_config_free(other);
+    at_config_free(swapped);
+    at_config_free(want);
+    at_space_free(s);
+}
+
 int main(void)
 {
     long live = at_alloc_live();
@@ -556,6 +587,7 @@ int main(void)
         cmocka_unit_test(index_of_should_match_other_annotate_and_reorder_values),
         cmocka_unit_test(knob_feature_should_flatten_entities_in_knob_order),
         cmocka_unit_test(knob_feature_should_keep_explicit_sizes_of_old_logs),
+        cmocka_unit_test(config_in_space_order_should_reorder_by_name),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed && at_alloc_live() != live) {

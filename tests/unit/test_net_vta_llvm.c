@@ -25,36 +25,20 @@ static at_tophub_opts hub_opts(void)
     return (at_tophub_opts){.cache_dir = hub_dir, .location = "file:///nonexistent"};
 }
 
-/* The host layers run directly: stem and head against the naive C layers. */
-static void host_layers_should_follow_the_reference(void **state)
+/* Runs the LLVM stem on image and checks it against the naive layers: conv + bias within the stem
+ * tolerance, each quantized element equal to the reference's or one off across a rounding boundary
+ * within that tolerance, value 0 the naive max_pool + pack of the executor's own q. Returns the
+ * number of flipped elements. */
+static size_t check_stem(const at_net_vta *net, at_tune_vta_host *h, const float *image)
 {
-    (void)state;
-    at_net_vta *net = NULL;
-    assert_ok(at_net_vta_build("resnet-18", &(at_net_vta_opts){.image_hw = 64, .num_classes = 10, .seed = 3}, &net));
-    at_tune_vta_host *h = NULL;
-    at_tune_vta_host_opts ho = {.tophub = hub_opts(), .n_threads = 2};
-    assert_ok(at_tune_vta_host_new(net, &ho, &h));
-    const at_tune_vta_host_report *rep = at_tune_vta_host_layers(h);
-    assert_string_equal(rep[AT_TUNE_VTA_HOST_CONV].impl, "conv2d_nchw_spatial_pack.arm_cpu");
-    assert_string_equal(rep[AT_TUNE_VTA_HOST_DENSE].impl, "dense_nopack.x86");
-    assert_string_equal(rep[AT_TUNE_VTA_HOST_QUANT].impl, "ir");
-    /* no TopHub record of a 64x64 stem or a 10-class dense: the templates' fallbacks */
-    assert_string_equal(rep[AT_TUNE_VTA_HOST_CONV].source, "fallback");
-    assert_string_equal(rep[AT_TUNE_VTA_HOST_DENSE].source, "fallback");
-    assert_int_equal(at_tune_vta_host_dispatch_stats(h).n_fallback, 2);
-
     int64_t oh = at_net_vta_stem_hw(net), m = 64 * oh * oh, n0 = at_net_vta_value_numel(net, 0);
-    assert_int_equal(oh, 32);
-    float *image = at_malloc((size_t)at_net_vta_image_numel(net) * sizeof *image);
     float *conv = at_malloc((size_t)m * sizeof *conv), *rconv = at_malloc((size_t)m * sizeof *rconv), *wt = NULL;
     int8_t *q = at_malloc((size_t)m), *v0 = at_malloc((size_t)n0), *pooled = at_malloc((size_t)n0);
-    assert_non_null(image);
     assert_non_null(conv);
     assert_non_null(rconv);
     assert_non_null(q);
     assert_non_null(v0);
     assert_non_null(pooled);
-    at_net_vta_fill_image(net, 5, image);
     double ms[3] = {-1, -1, -1};
     assert_ok(at_tune_vta_host_stem(h, image, v0, ms));
     assert_true(ms[0] >= 0 && ms[1] >= 0 && ms[2] >= 0);
@@ -79,10 +63,44 @@ static void host_layers_should_follow_the_reference(void **state)
         }
     }
     assert_true(positive > (size_t)m / 10); /* relu leaves a real share of the activations */
-    print_message("64x64 stem: max abs error %.3g, %zu quantize flips at a boundary of %lld\n", max_err, flips,
-                  (long long)m);
+    print_message("%lldx%lld stem: max abs error %.3g, %zu of %lld quantized elements flipped at a boundary\n",
+                  (long long)oh * 2, (long long)oh * 2, max_err, flips, (long long)m);
     at_net_vta_stem_pool(net, q, pooled);
     assert_memory_equal(v0, pooled, (size_t)n0);
+    /* a second run skips the weight packing and gives the same value 0 */
+    assert_ok(at_tune_vta_host_stem(h, image, pooled, NULL));
+    assert_memory_equal(v0, pooled, (size_t)n0);
+    at_free(wt);
+    at_free(pooled);
+    at_free(v0);
+    at_free(q);
+    at_free(rconv);
+    at_free(conv);
+    return flips;
+}
+
+/* The host layers run directly: stem and head against the naive C layers. */
+static void host_layers_should_follow_the_reference(void **state)
+{
+    (void)state;
+    at_net_vta *net = NULL;
+    assert_ok(at_net_vta_build("resnet-18", &(at_net_vta_opts){.image_hw = 64, .num_classes = 10, .seed = 3}, &net));
+    at_tune_vta_host *h = NULL;
+    at_tune_vta_host_opts ho = {.tophub = hub_opts(), .n_threads = 2};
+    assert_ok(at_tune_vta_host_new(net, &ho, &h));
+    const at_tune_vta_host_report *rep = at_tune_vta_host_layers(h);
+    assert_string_equal(rep[AT_TUNE_VTA_HOST_CONV].impl, "conv2d_nchw_spatial_pack.arm_cpu");
+    assert_string_equal(rep[AT_TUNE_VTA_HOST_DENSE].impl, "dense_nopack.x86");
+    assert_string_equal(rep[AT_TUNE_VTA_HOST_QUANT].impl, "ir");
+    /* no TopHub record of a 64x64 stem or a 10-class dense: the templates' fallbacks */
+    assert_string_equal(rep[AT_TUNE_VTA_HOST_CONV].source, "fallback");
+    assert_string_equal(rep[AT_TUNE_VTA_HOST_DENSE].source, "fallback");
+    assert_int_equal(at_tune_vta_host_dispatch_stats(h).n_fallback, 2);
+
+    float *image = at_malloc((size_t)at_net_vta_image_numel(net) * sizeof *image);
+    assert_non_null(image);
+    at_net_vta_fill_image(net, 5, image);
+    (void)check_stem(net, h, image);
 
     /* the head from the reference's last value */
     at_net_vta_values ref = {0};
@@ -97,22 +115,10 @@ static void host_layers_should_follow_the_reference(void **state)
         assert_true(fabs((double)got[i] - want[i]) <= AT_TUNE_VTA_LOGIT_ATOL + AT_TUNE_VTA_LOGIT_RTOL * fabs((double)want[i]));
         differ += got[i] != want[i];
     }
-    /* a second stem run skips the weight packing and gives the same value 0 */
-    int8_t *v0b = at_malloc((size_t)n0);
-    assert_non_null(v0b);
-    assert_ok(at_tune_vta_host_stem(h, image, v0b, NULL));
-    assert_memory_equal(v0, v0b, (size_t)n0);
     print_message("logits: %zu of %zu not bit-identical to the double-accumulating reference\n", differ, nc);
-    at_free(v0b);
     at_net_vta_values_fini(&ref);
     at_free(want);
     at_free(got);
-    at_free(wt);
-    at_free(pooled);
-    at_free(v0);
-    at_free(q);
-    at_free(rconv);
-    at_free(conv);
     at_free(image);
     at_tune_vta_host_free(h);
     at_net_vta_free(net);
@@ -164,16 +170,16 @@ static void evaluate_llvm_and_naive_should_agree(void **state)
     at_tune_vta_eval_result_fini(&rn);
 }
 
-/* At 224 the vta pack's records serve both template layers (TopHub index 72880 for the stem; the
+/* At 224 the vta pack's records serve both template layers (and the stem runs with its config) (TopHub index 72880 for the stem; the
  * dense record, written by TVM 0.6 with tile_x before tile_y, applied by knob name); a user log
  * record goes above TopHub; with TopHub off both run their fallbacks. */
 static void dispatch_should_pick_the_vta_packs_cpu_records(void **state)
 {
     (void)state;
     at_net_vta *net = NULL;
-    assert_ok(at_net_vta_build("resnet-18", &(at_net_vta_opts){0}, &net));
+    assert_ok(at_net_vta_build("resnet-18", &(at_net_vta_opts){.seed = 2}, &net));
     at_tune_vta_host *h = NULL;
-    at_tune_vta_host_opts ho = {.tophub = hub_opts(), .n_threads = 1};
+    at_tune_vta_host_opts ho = {.tophub = hub_opts(), .n_threads = 2};
     assert_ok(at_tune_vta_host_new(net, &ho, &h));
     const at_tune_vta_host_report *rep = at_tune_vta_host_layers(h);
     assert_string_equal(rep[AT_TUNE_VTA_HOST_CONV].source, "tophub");
@@ -189,7 +195,11 @@ static void dispatch_should_pick_the_vta_packs_cpu_records(void **state)
     assert_non_null(image);
     assert_non_null(want);
     assert_non_null(got);
-    at_net_vta_fill_image(net, 0, image);
+    /* weights and image of `evaluate --seed 2`: the LLVM stem (TopHub's config) flips one quantized
+     * element across a rounding boundary; the rules of --check still hold */
+    at_net_vta_fill_image(net, 2, image);
+    size_t flips = check_stem(net, h, image);
+    assert_true(flips <= 8); /* 1 on this x86-64 host (FMA contraction and summation order decide) */
     int8_t *last = at_malloc((size_t)at_net_vta_value_numel(net, at_net_vta_n_layers(net)));
     assert_non_null(last);
     for (int64_t i = 0; i < at_net_vta_value_numel(net, at_net_vta_n_layers(net)); i++) last[i] = (int8_t)(i * 37 % 255 - 127);
@@ -255,16 +265,18 @@ static void cli_should_take_host_naive_and_llvm(void **state)
     assert_non_null(getcwd(cwd, sizeof cwd));
     snprintf(hub, sizeof hub, "%s%s%s", rel[0] == '/' ? "" : cwd, rel[0] == '/' ? "" : "/", rel);
     char *out = NULL, *err = NULL;
-    const char *naive[] = {"evaluate", "resnet-18", "--target", "vta", "--host", "naive", "--check", "--repeat", "2",
+    /* (the naive path's bit-exact check is evaluate_llvm_and_naive_should_agree's; here the flag) */
+    const char *naive[] = {"evaluate", "resnet-18", "--target", "vta", "--host", "naive", "--repeat", "1",
                            "--tophub-dir", hub, "--image-shape", "3,64,64", NULL};
     assert_int_equal(run(work, naive, &out, &err), 0);
     assert_non_null(strstr(out, "host layers (naive C; median ms per run):\n  conv0 "));
-    assert_non_null(strstr(out, "Output check: bit-exact with the reference executor (every packed int8 value and the logits)"));
+    assert_non_null(strstr(out, "Mean inference time (std dev): "));
+    assert_null(strstr(out, "Check: "));
     const char *llvm[] = {"evaluate", "resnet-18", "--target", "vta", "--host", "llvm", "--threads", "2", "--check",
-                          "--repeat", "2", "--tophub-dir", hub, "--image-shape", "3,64,64", NULL};
+                          "--repeat", "1", "--tophub-dir", hub, "--image-shape", "3,64,64", NULL};
     assert_int_equal(run(work, llvm, &out, &err), 0);
     assert_non_null(strstr(out, "host layers (LLVM; median ms per run):\n  conv0 "));
-    assert_non_null(strstr(out, "conv2d_nchw_spatial_pack.arm_cpu  fallback #"));
+    assert_non_null(strstr(out, "conv2d_nchw_spatial_pack.arm_cpu  fallback["));
     assert_non_null(strstr(out, "Check: stem conv (LLVM) vs reference float: max abs error "));
     assert_non_null(strstr(out, "Check: packed VTA region bit-exact vs the reference run from the same int8 input: held (0 differ)"));
     assert_non_null(strstr(out, "Check: max_pool2d+pack bit-exact on the executor's quantized stem: held (0 differ)"));
