@@ -1,4 +1,5 @@
-/* Shared by measure/'s files: the parent <-> worker wire protocol and the worker's entry point. */
+/* Shared by measure/'s files: the parent <-> worker wire protocol, the workers' entry points and
+ * the worker half both workers share (worker_common.c, with device hooks). */
 #ifndef AT_MEASURE_INTERNAL_H
 #define AT_MEASURE_INTERNAL_H
 
@@ -71,5 +72,82 @@ void at_meas_worker_main(int fd, const at_meas_worker_cfg *cfg);
 
 /* The CPU worker's main loop (cpu_worker.c), same contract. */
 void at_meas_cpu_worker_main(int fd, const at_meas_worker_cfg *cfg);
+
+/* ---- the worker side both workers share (worker_common.c) -------------------------------------- */
+
+/* A failed stage: its error class and message (the reply's text). */
+typedef struct at_meas_wk_outcome {
+    at_meas_err err;
+    char        msg[8192];
+} at_meas_wk_outcome;
+
+/* Sets o to err with a printf-formatted message. */
+void at_meas_wk_fail(at_meas_wk_outcome *o, at_meas_err err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A failed step's class: RUNTIME_DEVICE for AT_EDEVICE, else UNKNOWN_ERROR. */
+at_meas_err at_meas_wk_err_of(at_status st);
+
+/* The current task's host data, kept while consecutive jobs share the task. */
+typedef struct at_meas_wk_task {
+    char          *key; /* template name, target and args JSON */
+    at_task       *task;
+    size_t         n_tensors;
+    at_tensor_desc desc[AT_OP_MAX_TENSORS];
+    void          *host[AT_OP_MAX_TENSORS]; /* inputs (random); outputs' space */
+    size_t         bytes[AT_OP_MAX_TENSORS];
+    void          *ref[AT_OP_MAX_TENSORS];  /* reference outputs, computed when checking */
+} at_meas_wk_task;
+
+/* The built program waiting for its run (the backend keeps its compiled form itself). */
+typedef struct at_meas_wk_art {
+    bool                 valid;
+    uint64_t             job;
+    at_arena            *arena;
+    const at_ir_program *prog;
+} at_meas_wk_art;
+
+typedef struct at_meas_wk at_meas_wk;
+
+/* A worker's device-specific steps. Hooks that take an outcome are called only while it is OK
+ * and set it on failure; NULL optional hooks do nothing. */
+typedef struct at_meas_wk_ops {
+    /* Opens the device and describes it in *info (zeroed). Its status goes into HELLO. */
+    at_status (*open)(at_meas_wk *w, at_ocl_device_info *info);
+    /* Releases what open made; also called after a failed open. */
+    void (*close)(at_meas_wk *w);
+    /* Optional: tensor i of w->ts is in host memory (inputs filled): copy it to the device. */
+    at_status (*upload)(at_meas_wk *w, size_t i);
+    /* Optional: frees the device's copies of the task (before its host data goes). */
+    void (*drop_task)(at_meas_wk *w);
+    /* Optional: code generation from w->art.prog, timed as codegen (reported 0 when NULL). */
+    void (*codegen)(at_meas_wk *w, at_meas_wk_outcome *oc);
+    /* Compiles the program, timed as compile. */
+    void (*compile)(at_meas_wk *w, at_meas_wk_outcome *oc);
+    /* After the COMPILED stage: binds buffers (and launches once), timed as first launch. */
+    void (*launch)(at_meas_wk *w, at_meas_wk_outcome *oc);
+    /* Optional: frees the backend's part of the artifact (before its arena goes). */
+    void (*drop_art)(at_meas_wk *w);
+    /* Poisons the outputs when checking and runs the time evaluator into costs[repeat]; the
+     * class of a failure (at_last_error its message) or AT_MEAS_OK. */
+    at_meas_err (*time)(at_meas_wk *w, double *costs);
+    /* Optional: reads output i back into w->ts.host[i]. */
+    at_status (*read_output)(at_meas_wk *w, size_t i);
+} at_meas_wk_ops;
+
+/* The shared worker state; a backend's worker struct begins with one. */
+struct at_meas_wk {
+    int                    fd;
+    const at_measure_opts *o;
+    const at_meas_wk_ops  *ops;
+    at_meas_wk_task        ts;
+    at_meas_wk_art         art;
+    at_strbuf              tx;
+    unsigned char         *rx;
+    size_t                 rx_cap;
+};
+
+/* Runs a worker whose fd, o and ops are set (the rest zero): HELLO, then BUILD/RUN requests
+ * until QUIT or the parent is gone, then frees everything (close included). */
+void at_meas_wk_main(at_meas_wk *w);
 
 #endif

@@ -290,6 +290,9 @@ static bool busy(const wk *w)
 /* Reads what a worker has sent; false when its stream ended. */
 static bool drain(at_meas_ocl *m, wk *w)
 {
+    /* a worker that reports an error and exits leaves its last frames and the EOF in one read
+     * burst: the frames are handled before the EOF counts */
+    bool eof = false;
     for (;;) {
         if (w->rx_cap - w->rx_len < 4096) {
             size_t cap = w->rx_cap ? 2 * w->rx_cap : 16384;
@@ -301,7 +304,10 @@ static bool drain(at_meas_ocl *m, wk *w)
         ssize_t k = recv(w->fd, w->rx + w->rx_len, w->rx_cap - w->rx_len, 0);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-        if (k <= 0) return false;
+        if (k <= 0) {
+            eof = true;
+            break;
+        }
         w->rx_len += (size_t)k;
     }
     size_t pos = 0;
@@ -318,7 +324,7 @@ static bool drain(at_meas_ocl *m, wk *w)
     if (w->fd < 0) return true; /* buried while handling a frame */
     memmove(w->rx, w->rx + pos, w->rx_len - pos);
     w->rx_len -= pos;
-    return true;
+    return !eof;
 }
 
 /* Runs the loop until no worker is busy: frames, deaths and deadlines. */
@@ -757,25 +763,38 @@ static const at_meas_runner_i ocl_runner_i = {
     .free = runner_free,
 };
 
-at_status at_meas_ocl_runner_new(const at_measure_opts *opts, at_meas_runner **out)
-{
-    *out = NULL;
-    at_meas_ocl *m;
-    AT_TRY(at_meas_ocl_new(opts, &m));
-    return at_meas_runner_new(&ocl_runner_i, m, out);
-}
-
-at_meas_ocl *at_meas_ocl_of(const at_meas_runner *r)
-{
-    return at_meas_runner_iface(r) == &ocl_runner_i ? at_meas_runner_ctx(r) : NULL;
-}
-
 static const at_meas_runner_i cpu_runner_i = {
     .name = "llvm",
     .measure = runner_measure,
     .batch_size = runner_batch,
     .free = runner_free,
 };
+
+/* A runner of interface iface over a new pool of backend's workers; the runner owns the pool. */
+static at_status pool_runner_new(const at_meas_runner_i *iface, at_meas_backend backend, const at_measure_opts *opts,
+                                 at_meas_runner **out)
+{
+    *out = NULL;
+    at_meas_ocl *m;
+    AT_TRY(pool_new(opts, backend, &m));
+    return at_meas_runner_new(iface, m, out);
+}
+
+/* The pool behind r when r is a runner of interface iface, else NULL. */
+static at_meas_ocl *pool_of(const at_meas_runner *r, const at_meas_runner_i *iface)
+{
+    return at_meas_runner_iface(r) == iface ? at_meas_runner_ctx(r) : NULL;
+}
+
+at_status at_meas_ocl_runner_new(const at_measure_opts *opts, at_meas_runner **out)
+{
+    return pool_runner_new(&ocl_runner_i, AT_MEAS_BACKEND_OPENCL, opts, out);
+}
+
+at_meas_ocl *at_meas_ocl_of(const at_meas_runner *r)
+{
+    return pool_of(r, &ocl_runner_i);
+}
 
 at_status at_meas_cpu_new(const at_measure_opts *opts, at_meas_ocl **out)
 {
@@ -784,15 +803,12 @@ at_status at_meas_cpu_new(const at_measure_opts *opts, at_meas_ocl **out)
 
 at_status at_meas_cpu_runner_new(const at_measure_opts *opts, at_meas_runner **out)
 {
-    *out = NULL;
-    at_meas_ocl *m;
-    AT_TRY(at_meas_cpu_new(opts, &m));
-    return at_meas_runner_new(&cpu_runner_i, m, out);
+    return pool_runner_new(&cpu_runner_i, AT_MEAS_BACKEND_CPU, opts, out);
 }
 
 at_meas_ocl *at_meas_cpu_of(const at_meas_runner *r)
 {
-    return at_meas_runner_iface(r) == &cpu_runner_i ? at_meas_runner_ctx(r) : NULL;
+    return pool_of(r, &cpu_runner_i);
 }
 
 at_status at_meas_local_runner_new(at_target_family family, const at_measure_opts *opts, at_meas_runner **out)

@@ -1,273 +1,101 @@
-/* The worker process: owns one OpenCL context, the current task's data (inputs, reference,
- * device buffers, kept while consecutive jobs share the task) and at most one built program
- * waiting for its run. Every outcome, failures included, goes back to the parent as a message;
- * stage messages let the parent move its deadline from "build" to "run" at the first launch. */
-#include <stdarg.h>
-#include <stdio.h>
+/* The OpenCL worker process: owns one OpenCL context, device copies of the current task's data
+ * (kept while consecutive jobs share the task) and at most one built program waiting for its
+ * run. Everything but the device steps (the loop, the task's host data, instantiation, checks,
+ * replies) is worker_common.c's; stage messages let the parent move its deadline from "build"
+ * to "run" at the first launch. */
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/clock.h"
-#include "core/json.h"
-#include "core/log.h"
 #include "measure/internal.h"
 
-#define MAX_MSG 8192
+typedef struct ocl_worker {
+    at_meas_wk   base; /* first: the hooks get &base */
+    at_ocl_ctx  *ctx;
+    at_ocl_buf  *dev[AT_OP_MAX_TENSORS]; /* the task's tensors on the device */
+    /* the artifact's device part */
+    at_ocl_code  code;
+    at_ocl_prog *cl;
+    at_ocl_buf **bufs; /* by program buffer: the task's tensors, then owned temporaries */
+    size_t       n_bufs, n_params;
+} ocl_worker;
 
-typedef struct task_state {
-    char          *key; /* template name, target and args JSON */
-    at_task       *task;
-    size_t         n_tensors;
-    at_tensor_desc desc[AT_OP_MAX_TENSORS];
-    void          *host[AT_OP_MAX_TENSORS]; /* inputs; outputs' read-back space */
-    void          *ref[AT_OP_MAX_TENSORS];  /* reference outputs, computed when checking */
-    at_ocl_buf    *dev[AT_OP_MAX_TENSORS];
-} task_state;
-
-typedef struct artifact {
-    bool                 valid;
-    uint64_t             job;
-    at_arena            *arena;
-    const at_ir_program *prog;
-    at_ocl_code          code;
-    at_ocl_prog         *cl;
-    at_ocl_buf         **bufs; /* by program buffer: the task's tensors, then owned temporaries */
-    size_t               n_bufs, n_params;
-} artifact;
-
-typedef struct worker {
-    int                       fd;
-    const at_meas_worker_cfg *cfg;
-    const at_measure_opts    *o;
-    at_ocl_ctx               *ctx;
-    task_state                ts;
-    artifact                  art;
-    at_strbuf                 tx;
-    unsigned char            *rx;
-    size_t                    rx_cap;
-} worker;
-
-/* A failed stage: its error number and message. */
-typedef struct outcome {
-    at_meas_err err;
-    char        msg[MAX_MSG];
-} outcome;
-
-static void set_outcome(outcome *o, at_meas_err err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_outcome(outcome *o, at_meas_err err, const char *fmt, ...)
+static ocl_worker *ow(at_meas_wk *w)
 {
-    o->err = err;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(o->msg, sizeof o->msg, fmt, ap);
-    va_end(ap);
+    return (ocl_worker *)w;
 }
 
-static void send_frame(worker *w)
+static at_status upload(at_meas_wk *w, size_t i)
 {
-    at_meas_frame_end(&w->tx);
-    if (w->tx.failed) return; /* out of memory: the parent's deadline reports the loss */
-    (void)at_meas_send_all(w->fd, w->tx.data, w->tx.len);
+    ocl_worker *o = ow(w);
+    AT_TRY(at_ocl_buf_new(o->ctx, w->ts.bytes[i], &o->dev[i]));
+    return w->ts.desc[i].is_output ? AT_OK : at_ocl_buf_write(o->ctx, o->dev[i], w->ts.host[i]);
 }
 
-static void free_task(task_state *ts)
+static void drop_task(at_meas_wk *w)
 {
-    at_free(ts->key);
-    at_task_free(ts->task);
+    ocl_worker *o = ow(w);
     for (size_t i = 0; i < AT_OP_MAX_TENSORS; i++) {
-        at_free(ts->host[i]);
-        at_free(ts->ref[i]);
-        at_ocl_buf_free(ts->dev[i]);
+        at_ocl_buf_free(o->dev[i]);
+        o->dev[i] = NULL;
     }
-    memset(ts, 0, sizeof *ts);
 }
 
-static void free_artifact(artifact *a)
+static void drop_art(at_meas_wk *w)
 {
-    at_ocl_prog_free(a->cl);
-    at_ocl_code_fini(&a->code);
-    if (a->bufs)
-        for (size_t i = a->n_params; i < a->n_bufs; i++) at_ocl_buf_free(a->bufs[i]);
-    at_free(a->bufs);
-    at_arena_free(a->arena);
-    memset(a, 0, sizeof *a);
+    ocl_worker *o = ow(w);
+    at_ocl_prog_free(o->cl);
+    at_ocl_code_fini(&o->code);
+    if (o->bufs)
+        for (size_t i = o->n_params; i < o->n_bufs; i++) at_ocl_buf_free(o->bufs[i]);
+    at_free(o->bufs);
+    memset(&o->code, 0, sizeof o->code);
+    o->cl = NULL;
+    o->bufs = NULL;
+    o->n_bufs = o->n_params = 0;
 }
 
-static const at_template *find_template(const worker *w, const char *name, uint32_t target)
+static void codegen(at_meas_wk *w, at_meas_wk_outcome *oc)
 {
-    if (target < AT_TARGET_FAMILY_COUNT) {
-        const at_template *t = at_tmpl_find(name, (at_target_family)target);
-        if (t) return t;
-    }
-    for (size_t i = 0; i < w->o->n_extra_templates; i++) {
-        const at_template *t = w->o->extra_templates[i];
-        if (!strcmp(t->name, name) && (uint32_t)t->target == target) return t;
-    }
-    return NULL;
+    ocl_worker *o = ow(w);
+    if (at_ocl_emit(w->art.prog, &o->code) != AT_OK)
+        at_meas_wk_fail(oc, AT_MEAS_COMPILE_HOST, "OpenCL code generation: %s", at_last_error());
+    else if (at_meas_ocl_check_limits(w->art.prog, &o->code, at_ocl_ctx_device(o->ctx)) != AT_OK)
+        at_meas_wk_fail(oc, AT_MEAS_INSTANTIATION_ERROR, "Skipped because of invalid gpu kernel: %s", at_last_error());
 }
 
-static at_meas_err err_of_status(at_status st)
+/* No pre-launch check against CL_KERNEL_WORK_GROUP_SIZE: kernels carry reqd_work_group_size,
+ * and NVIDIA's driver reports 256 there yet runs 1024-item groups correctly (checked on an
+ * H200). A driver that cannot run the group fails the first launch: RUNTIME_DEVICE, as TVM. */
+static void compile(at_meas_wk *w, at_meas_wk_outcome *oc)
 {
-    return st == AT_EDEVICE ? AT_MEAS_RUNTIME_DEVICE : AT_MEAS_UNKNOWN_ERROR;
+    ocl_worker *o = ow(w);
+    char *log = NULL;
+    at_status st = at_ocl_prog_build(o->ctx, &o->code, w->o->build_options, &o->cl, &log);
+    if (st == AT_EDEVICE && log)
+        at_meas_wk_fail(oc, AT_MEAS_COMPILE_DEVICE, "%s\n%s", at_last_error(), log);
+    else if (st != AT_OK)
+        at_meas_wk_fail(oc, AT_MEAS_COMPILE_DEVICE, "%s", at_last_error());
+    at_free(log);
 }
 
-/* Makes ts hold the task of (t, args_json): random inputs uploaded, reference when checking. */
-static bool prepare_task(worker *w, const at_template *t, const char *args_json, outcome *oc)
+static void launch(at_meas_wk *w, at_meas_wk_outcome *oc)
 {
-    char key[4096];
-    snprintf(key, sizeof key, "%s\n%d\n%s", t->name, (int)t->target, args_json);
-    if (w->ts.key && !strcmp(w->ts.key, key)) return true;
-    free_task(&w->ts);
-    task_state *ts = &w->ts;
-    cJSON *j = NULL;
-    at_args args;
-    at_status st = at_json_parse(args_json, strlen(args_json), &j);
-    if (st == AT_OK) st = at_op_args_from_json(t->op, j, &args);
-    at_json_free(j);
-    if (st == AT_OK) st = at_task_new(t, &args, &ts->task);
-    if (st != AT_OK) {
-        set_outcome(oc, AT_MEAS_INSTANTIATION_ERROR, "task %s: %s", t->name, at_last_error());
-        free_task(ts);
-        return false;
+    ocl_worker *o = ow(w);
+    const at_ir_program *prog = w->art.prog;
+    o->n_bufs = prog->n_bufs;
+    o->n_params = at_ir_program_n_params(prog);
+    o->bufs = at_calloc(o->n_bufs + 1, sizeof *o->bufs);
+    at_status st = o->bufs ? AT_OK : AT_OOM();
+    for (size_t i = 0; i < o->n_bufs && st == AT_OK; i++) {
+        const at_ir_buffer *b = prog->bufs[i];
+        if (i < o->n_params)
+            o->bufs[i] = o->dev[i];
+        else
+            st = at_ocl_buf_new(o->ctx, (size_t)b->size * at_ir_type_bytes(b->elem), &o->bufs[i]);
     }
-    ts->n_tensors = at_op_tensors(&args, ts->desc);
-    at_rng rng;
-    at_rng_seed(&rng, w->o->seed);
-    for (size_t i = 0; i < ts->n_tensors && st == AT_OK; i++) {
-        size_t bytes = (size_t)ts->desc[i].n_elems * at_ir_type_bytes(ts->desc[i].dtype);
-        ts->host[i] = at_malloc(bytes);
-        if (!ts->host[i]) {
-            st = AT_OOM();
-            break;
-        }
-        if (!ts->desc[i].is_output) at_meas_random_fill(ts->desc[i].dtype, ts->host[i], ts->desc[i].n_elems, &rng);
-        st = at_ocl_buf_new(w->ctx, bytes, &ts->dev[i]);
-        if (st == AT_OK && !ts->desc[i].is_output) st = at_ocl_buf_write(w->ctx, ts->dev[i], ts->host[i]);
-        if (st == AT_OK && ts->desc[i].is_output && w->o->check_correctness) {
-            ts->ref[i] = at_malloc(bytes);
-            if (!ts->ref[i]) st = AT_OOM();
-        }
-    }
-    if (st == AT_OK && w->o->check_correctness) {
-        const void *in[AT_OP_MAX_TENSORS];
-        void *out[AT_OP_MAX_TENSORS];
-        size_t n_in = 0, n_out = 0;
-        for (size_t i = 0; i < ts->n_tensors; i++) {
-            if (ts->desc[i].is_output)
-                out[n_out++] = ts->ref[i];
-            else
-                in[n_in++] = ts->host[i];
-        }
-        at_op_reference(&args, in, out);
-    }
-    if (st == AT_OK) ts->key = at_strdup(key);
-    if (st == AT_OK && !ts->key) st = AT_OOM();
-    if (st != AT_OK) {
-        set_outcome(oc, err_of_status(st), "preparing the data of %s: %s", t->name, at_last_error());
-        free_task(ts);
-        return false;
-    }
-    return true;
-}
-
-static void send_stage(worker *w, uint64_t job, uint32_t stage)
-{
-    at_meas_frame_begin(&w->tx, AT_MSG_STAGE);
-    at_meas_put_u64(&w->tx, job);
-    at_meas_put_u32(&w->tx, stage);
-    send_frame(w);
-}
-
-static void build(worker *w, uint64_t job, const char *name, uint32_t target, const char *args_json,
-                  const char *config_json)
-{
-    outcome oc = {.err = AT_MEAS_OK};
-    double t_prep = 0, t_inst = 0, t_codegen = 0, t_compile = 0, t_launch = 0;
-    bool compiled = false;
-    free_artifact(&w->art);
-    artifact *a = &w->art;
-    double t0 = at_clock_mono_s();
-    const at_template *t = find_template(w, name, target);
-    if (!t) set_outcome(&oc, AT_MEAS_UNKNOWN_ERROR, "worker knows no template '%s' for target %u", name, target);
-    if (oc.err == AT_MEAS_OK) prepare_task(w, t, args_json, &oc);
-    double t1 = at_clock_mono_s();
-    t_prep = t1 - t0;
-    send_stage(w, job, AT_STAGE_PREPARED);
-
-    at_config *cfg = NULL;
-    if (oc.err == AT_MEAS_OK) {
-        cJSON *j = NULL;
-        at_status st = at_json_parse(config_json, strlen(config_json), &j);
-        if (st == AT_OK) st = at_config_from_json(j, &cfg);
-        at_json_free(j);
-        if (st == AT_OK) st = at_arena_new(0, &a->arena);
-        if (st == AT_OK) st = at_task_instantiate(w->ts.task, cfg, a->arena, &a->prog);
-        if (st == AT_EINVAL)
-            set_outcome(&oc, AT_MEAS_INSTANTIATION_ERROR, "%s", at_last_error());
-        else if (st != AT_OK)
-            set_outcome(&oc, AT_MEAS_COMPILE_HOST, "instantiating: %s", at_last_error());
-    }
-    at_config_free(cfg);
-    double t2 = at_clock_mono_s();
-    t_inst = t2 - t1;
-    if (oc.err == AT_MEAS_OK) {
-        at_status st = at_ocl_emit(a->prog, &a->code);
-        if (st != AT_OK) set_outcome(&oc, AT_MEAS_COMPILE_HOST, "OpenCL code generation: %s", at_last_error());
-    }
-    if (oc.err == AT_MEAS_OK && at_meas_ocl_check_limits(a->prog, &a->code, at_ocl_ctx_device(w->ctx)) != AT_OK)
-        set_outcome(&oc, AT_MEAS_INSTANTIATION_ERROR, "Skipped because of invalid gpu kernel: %s", at_last_error());
-    double t3 = at_clock_mono_s();
-    t_codegen = t3 - t2;
-    if (oc.err == AT_MEAS_OK) {
-        char *log = NULL;
-        compiled = true;
-        at_status st = at_ocl_prog_build(w->ctx, &a->code, w->o->build_options, &a->cl, &log);
-        if (st == AT_EDEVICE && log)
-            set_outcome(&oc, AT_MEAS_COMPILE_DEVICE, "%s\n%s", at_last_error(), log);
-        else if (st != AT_OK)
-            set_outcome(&oc, AT_MEAS_COMPILE_DEVICE, "%s", at_last_error());
-        at_free(log);
-    }
-    /* No pre-launch check against CL_KERNEL_WORK_GROUP_SIZE: kernels carry reqd_work_group_size,
-     * and NVIDIA's driver reports 256 there yet runs 1024-item groups correctly (checked on an
-     * H200). A driver that cannot run the group fails the first launch: RUNTIME_DEVICE, as TVM. */
-    double t4 = at_clock_mono_s();
-    t_compile = t4 - t3;
-    if (oc.err == AT_MEAS_OK) {
-        send_stage(w, job, AT_STAGE_COMPILED);
-        a->n_bufs = a->prog->n_bufs;
-        a->n_params = at_ir_program_n_params(a->prog);
-        a->bufs = at_calloc(a->n_bufs + 1, sizeof *a->bufs);
-        at_status st = a->bufs ? AT_OK : AT_OOM();
-        for (size_t i = 0; i < a->n_bufs && st == AT_OK; i++) {
-            const at_ir_buffer *b = a->prog->bufs[i];
-            if (i < a->n_params)
-                a->bufs[i] = w->ts.dev[i];
-            else
-                st = at_ocl_buf_new(w->ctx, (size_t)b->size * at_ir_type_bytes(b->elem), &a->bufs[i]);
-        }
-        if (st == AT_OK) st = at_ocl_prog_bind(a->cl, a->bufs, a->n_bufs);
-        if (st == AT_OK) st = at_ocl_prog_first_launch(a->cl);
-        if (st != AT_OK) set_outcome(&oc, err_of_status(st), "first launch: %s", at_last_error());
-    }
-    t_launch = at_clock_mono_s() - t4;
-    if (oc.err == AT_MEAS_OK) {
-        a->valid = true;
-        a->job = job;
-    } else {
-        free_artifact(a);
-    }
-    at_meas_frame_begin(&w->tx, AT_MSG_BUILT);
-    at_meas_put_u64(&w->tx, job);
-    at_meas_put_u32(&w->tx, (uint32_t)oc.err);
-    at_meas_put_str(&w->tx, oc.err == AT_MEAS_OK ? "" : oc.msg);
-    at_meas_put_f64(&w->tx, t_prep);
-    at_meas_put_f64(&w->tx, t_inst);
-    at_meas_put_f64(&w->tx, t_codegen);
-    at_meas_put_f64(&w->tx, t_compile);
-    at_meas_put_f64(&w->tx, t_launch);
-    at_meas_put_u32(&w->tx, compiled);
-    send_frame(w);
+    if (st == AT_OK) st = at_ocl_prog_bind(o->cl, o->bufs, o->n_bufs);
+    if (st == AT_OK) st = at_ocl_prog_first_launch(o->cl);
+    if (st != AT_OK) at_meas_wk_fail(oc, at_meas_wk_err_of(st), "first launch: %s", at_last_error());
 }
 
 static at_status time_fn(void *ctx, int64_t number, double *duration_ms)
@@ -275,118 +103,60 @@ static at_status time_fn(void *ctx, int64_t number, double *duration_ms)
     return at_ocl_prog_run(ctx, number, duration_ms);
 }
 
-/* Poisons an output before the run, so elements a wrong kernel never writes cannot pass as
+/* Outputs are poisoned before the run, so elements a wrong kernel never writes cannot pass as
  * leftovers of an earlier config: 0xFF bytes are NaN for floats and -1 for integers. */
-static at_status poison(worker *w, size_t i)
+static at_meas_err time_runs(at_meas_wk *w, double *costs)
 {
+    ocl_worker *o = ow(w);
+    const at_measure_opts *opt = w->o;
     const unsigned char pattern = 0xFF;
-    return at_ocl_buf_fill(w->ctx, w->ts.dev[i], &pattern, 1);
+    at_status st = AT_OK;
+    for (size_t i = 0; i < w->ts.n_tensors && st == AT_OK; i++)
+        if (opt->check_correctness && w->ts.desc[i].is_output) st = at_ocl_buf_fill(o->ctx, o->dev[i], &pattern, 1);
+    if (st == AT_OK) st = at_meas_time_evaluator(time_fn, o->cl, opt->number, opt->repeat, opt->min_repeat_ms, costs, NULL);
+    return st == AT_OK ? AT_MEAS_OK : at_meas_wk_err_of(st);
 }
 
-static void run(worker *w, uint64_t job)
+static at_status read_output(at_meas_wk *w, size_t i)
 {
-    outcome oc = {.err = AT_MEAS_OK};
-    artifact *a = &w->art;
-    const at_measure_opts *o = w->o;
-    double *costs = at_calloc((size_t)o->repeat, sizeof *costs);
-    size_t n_costs = 0;
-    double t0 = at_clock_mono_s(), t1 = t0, t2 = t0;
-    if (!costs)
-        set_outcome(&oc, AT_MEAS_UNKNOWN_ERROR, "out of memory");
-    else if (!a->valid || a->job != job)
-        set_outcome(&oc, AT_MEAS_UNKNOWN_ERROR, "worker has no built program for job %llu", (unsigned long long)job);
-    if (oc.err == AT_MEAS_OK) {
-        at_status st = AT_OK;
-        for (size_t i = 0; i < w->ts.n_tensors && st == AT_OK; i++)
-            if (o->check_correctness && w->ts.desc[i].is_output) st = poison(w, i);
-        if (st == AT_OK) st = at_meas_time_evaluator(time_fn, a->cl, o->number, o->repeat, o->min_repeat_ms, costs, NULL);
-        if (st != AT_OK) set_outcome(&oc, err_of_status(st), "%s", at_last_error());
-        n_costs = at_meas_trim_costs(costs, (size_t)o->repeat);
-        t1 = at_clock_mono_s();
-    }
-    if (oc.err == AT_MEAS_OK && o->check_correctness) {
-        for (size_t i = 0; i < w->ts.n_tensors && oc.err == AT_MEAS_OK; i++) {
-            const at_tensor_desc *d = &w->ts.desc[i];
-            if (!d->is_output) continue;
-            at_status st = at_ocl_buf_read(w->ctx, w->ts.dev[i], w->ts.host[i]);
-            if (st != AT_OK) {
-                set_outcome(&oc, err_of_status(st), "reading %s: %s", d->name, at_last_error());
-                break;
-            }
-            at_meas_mismatch mm;
-            at_op_tolerance tol = at_op_tolerance_of(at_task_args(w->ts.task));
-            if (!at_meas_compare(d->dtype, w->ts.host[i], w->ts.ref[i], d->n_elems, tol, &mm))
-                set_outcome(&oc, AT_MEAS_WRONG_ANSWER,
-                            "output %s differs from the reference: max error %.6g at element %lld (got %.9g, expected %.9g); "
-                            "%lld of %lld elements outside atol=%g rtol=%g",
-                            d->name, mm.abs_err, (long long)mm.index, mm.got, mm.want, (long long)mm.n_bad,
-                            (long long)d->n_elems, tol.atol, tol.rtol);
-        }
-    }
-    t2 = at_clock_mono_s();
-    at_meas_frame_begin(&w->tx, AT_MSG_RAN);
-    at_meas_put_u64(&w->tx, job);
-    at_meas_put_u32(&w->tx, (uint32_t)oc.err);
-    at_meas_put_str(&w->tx, oc.err == AT_MEAS_OK ? "" : oc.msg);
-    at_meas_put_u32(&w->tx, oc.err == AT_MEAS_OK ? (uint32_t)n_costs : 0);
-    for (size_t i = 0; oc.err == AT_MEAS_OK && i < n_costs; i++) at_meas_put_f64(&w->tx, costs[i]);
-    at_meas_put_f64(&w->tx, t1 - t0);
-    at_meas_put_f64(&w->tx, t2 - t1);
-    send_frame(w);
-    at_free(costs);
-    free_artifact(a);
+    ocl_worker *o = ow(w);
+    return at_ocl_buf_read(o->ctx, o->dev[i], w->ts.host[i]);
 }
 
-static void hello(worker *w)
+static at_status open_device(at_meas_wk *w, at_ocl_device_info *info)
 {
+    ocl_worker *o = ow(w);
     at_status st = at_ocl_runtime_init(w->o->cache_dir);
     at_ocl_device_info *devs = NULL;
     size_t n = 0, index = 0;
     if (st == AT_OK) st = at_ocl_devices(&devs, &n);
     if (st == AT_OK) st = at_ocl_device_select(devs, n, w->o->device, &index);
     at_free(devs);
-    if (st == AT_OK) st = at_ocl_ctx_new(index, &w->ctx);
-    at_meas_frame_begin(&w->tx, AT_MSG_HELLO);
-    at_meas_put_u32(&w->tx, st == AT_OK);
-    at_meas_put_u32(&w->tx, (uint32_t)st);
-    if (st == AT_OK)
-        at_meas_put_bytes(&w->tx, at_ocl_ctx_device(w->ctx), sizeof(at_ocl_device_info));
-    else
-        at_meas_put_str(&w->tx, at_last_error());
-    send_frame(w);
+    if (st == AT_OK) st = at_ocl_ctx_new(index, &o->ctx);
+    if (st == AT_OK) memcpy(info, at_ocl_ctx_device(o->ctx), sizeof *info);
+    return st;
 }
+
+static void close_device(at_meas_wk *w)
+{
+    at_ocl_ctx_free(ow(w)->ctx);
+}
+
+static const at_meas_wk_ops ocl_ops = {
+    .open = open_device,
+    .close = close_device,
+    .upload = upload,
+    .drop_task = drop_task,
+    .codegen = codegen,
+    .compile = compile,
+    .launch = launch,
+    .drop_art = drop_art,
+    .time = time_runs,
+    .read_output = read_output,
+};
 
 void at_meas_worker_main(int fd, const at_meas_worker_cfg *cfg)
 {
-    worker w = {.fd = fd, .cfg = cfg, .o = &cfg->opts};
-    at_strbuf_init(&w.tx);
-    hello(&w);
-    while (w.ctx) {
-        uint32_t type;
-        size_t len;
-        if (at_meas_recv_frame(fd, &w.rx, &w.rx_cap, &type, &len) != AT_OK) break;
-        at_meas_reader r = {.p = w.rx, .len = len};
-        if (type == AT_MSG_BUILD) {
-            uint64_t job = at_meas_get_u64(&r);
-            char *name = at_meas_get_str(&r);
-            uint32_t target = at_meas_get_u32(&r);
-            char *args = at_meas_get_str(&r), *config = at_meas_get_str(&r);
-            if (!r.bad) build(&w, job, name, target, args, config);
-            at_free(name);
-            at_free(args);
-            at_free(config);
-            if (r.bad) break;
-        } else if (type == AT_MSG_RUN) {
-            uint64_t job = at_meas_get_u64(&r);
-            if (r.bad) break;
-            run(&w, job);
-        } else {
-            break; /* AT_MSG_QUIT or a frame we do not know */
-        }
-    }
-    free_artifact(&w.art);
-    free_task(&w.ts);
-    at_ocl_ctx_free(w.ctx);
-    at_strbuf_fini(&w.tx);
-    at_free(w.rx);
+    ocl_worker w = {.base = {.fd = fd, .o = &cfg->opts, .ops = &ocl_ops}};
+    at_meas_wk_main(&w.base);
 }

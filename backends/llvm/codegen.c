@@ -15,6 +15,7 @@
 
 #include "backends/llvm/internal.h"
 #include "core/alloc.h"
+#include "ir/vec.h"
 
 typedef struct fn_ctx {
     LLVMValueRef      fn;
@@ -423,30 +424,13 @@ typedef LLVMValueRef (*emit_fn)(cg *c, const at_ir_expr *e);
 /* Does e depend on the vectorized loop's variable (directly or through a vector let)? */
 static bool varies(const cg *c, const at_ir_expr *e)
 {
-    if (!c->vvar || c->lane >= 0) return false;
-    switch (e->kind) {
-    case AT_IR_INT_IMM:
-    case AT_IR_FLOAT_IMM: return false;
-    case AT_IR_VAR: return c->vary[e->u.var->id];
-    case AT_IR_BINARY: return varies(c, e->u.bin.a) || varies(c, e->u.bin.b);
-    case AT_IR_UNARY: return varies(c, e->u.un.a);
-    case AT_IR_SELECT: return varies(c, e->u.select.cond) || varies(c, e->u.select.t) || varies(c, e->u.select.f);
-    case AT_IR_CAST: return varies(c, e->u.cast.a);
-    case AT_IR_LOAD: return varies(c, e->u.load.index);
-    case AT_IR_BROADCAST: return varies(c, e->u.broadcast.a);
-    case AT_IR_LANE: return varies(c, e->u.lane.a);
-    case AT_IR_VECTOR:
-        for (size_t i = 0; i < e->u.vector.n; i++)
-            if (varies(c, e->u.vector.elems[i])) return true;
-        return false;
-    case AT_IR_CALL:
-        for (size_t i = 0; i < e->u.call.n_args; i++)
-            if (varies(c, e->u.call.args[i])) return true;
-        return false;
-    case AT_IR_EXPR_KIND_COUNT:
-    default: AT_ASSERT(!"bad expression kind");
-    }
-    return false;
+    return c->vvar && c->lane < 0 && at_ir_vec_varies(e, c->vvar, c->vary);
+}
+
+static bool cint_imm(const void *ctx, const at_ir_expr *e, int64_t *v)
+{
+    (void)ctx;
+    return cint(e, v);
 }
 
 /* Stride of an integer index in the vectorized variable, when it is base + stride * v. */
@@ -456,36 +440,7 @@ static bool affine_stride(const cg *c, const at_ir_expr *e, int64_t *stride)
         *stride = 0;
         return true;
     }
-    int64_t a, b, k;
-    switch (e->kind) {
-    case AT_IR_VAR:
-        if (e->u.var != c->vvar) return false;
-        *stride = 1;
-        return true;
-    case AT_IR_BINARY:
-        if (e->u.bin.op == AT_IR_ADD || e->u.bin.op == AT_IR_SUB) {
-            if (!affine_stride(c, e->u.bin.a, &a) || !affine_stride(c, e->u.bin.b, &b)) return false;
-            *stride = e->u.bin.op == AT_IR_ADD ? a + b : a - b;
-            return true;
-        }
-        if (e->u.bin.op == AT_IR_MUL) {
-            if (cint(e->u.bin.b, &k) && affine_stride(c, e->u.bin.a, &a)) {
-                *stride = a * k;
-                return true;
-            }
-            if (cint(e->u.bin.a, &k) && affine_stride(c, e->u.bin.b, &b)) {
-                *stride = b * k;
-                return true;
-            }
-        }
-        return false;
-    case AT_IR_CAST:
-        return at_ir_type_is_int(e->u.cast.a->type) && e->type.bits >= e->u.cast.a->type.bits &&
-               affine_stride(c, e->u.cast.a, stride);
-    case AT_IR_INT_IMM: case AT_IR_FLOAT_IMM: case AT_IR_UNARY: case AT_IR_SELECT: case AT_IR_LOAD:
-    case AT_IR_BROADCAST: case AT_IR_LANE: case AT_IR_VECTOR: case AT_IR_CALL: case AT_IR_EXPR_KIND_COUNT:
-    default: return false;
-    }
+    return at_ir_vec_affine_stride(e, c->vvar, c->vary, cint_imm, NULL, stride);
 }
 
 /* Whether evaluating e may read memory (an arm that must not run when not selected). */
@@ -731,40 +686,20 @@ static void unbind(cg *c, const at_ir_var *v, LLVMValueRef saved)
     c->env[v->id] = saved;
 }
 
-static bool expr_scalar_typed(const at_ir_expr *e)
-{
-    if (e->type.lanes != 1) return false;
-    switch (e->kind) {
-    case AT_IR_BINARY: return expr_scalar_typed(e->u.bin.a) && expr_scalar_typed(e->u.bin.b);
-    case AT_IR_UNARY: return expr_scalar_typed(e->u.un.a);
-    case AT_IR_SELECT:
-        return expr_scalar_typed(e->u.select.cond) && expr_scalar_typed(e->u.select.t) && expr_scalar_typed(e->u.select.f);
-    case AT_IR_CAST: return expr_scalar_typed(e->u.cast.a);
-    case AT_IR_LOAD: return expr_scalar_typed(e->u.load.index);
-    case AT_IR_CALL:
-        for (size_t i = 0; i < e->u.call.n_args; i++)
-            if (!expr_scalar_typed(e->u.call.args[i])) return false;
-        return true;
-    case AT_IR_INT_IMM: case AT_IR_FLOAT_IMM: case AT_IR_VAR: return true;
-    case AT_IR_LANE: case AT_IR_BROADCAST: case AT_IR_VECTOR: case AT_IR_EXPR_KIND_COUNT:
-    default: return false;
-    }
-}
-
 /* Can the body of a vectorized loop run as vector code? Marks vector lets in c->vary as it goes
  * (the caller clears them). */
 static bool vectorizable(cg *c, const at_ir_stmt *s, uint32_t *marked, size_t *n_marked)
 {
     switch (s->kind) {
     case AT_IR_STORE:
-        if (!expr_scalar_typed(s->u.store.value) || !expr_scalar_typed(s->u.store.index)) return false;
+        if (!at_ir_vec_scalar_typed(s->u.store.value) || !at_ir_vec_scalar_typed(s->u.store.index)) return false;
         return varies(c, s->u.store.index); /* every lane writing one place: unroll */
     case AT_IR_SEQ:
         for (size_t i = 0; i < s->u.seq.n; i++)
             if (!vectorizable(c, s->u.seq.items[i], marked, n_marked)) return false;
         return true;
     case AT_IR_LET:
-        if (!expr_scalar_typed(s->u.let.value)) return false;
+        if (!at_ir_vec_scalar_typed(s->u.let.value)) return false;
         if (varies(c, s->u.let.value)) {
             c->vary[s->u.let.var->id] = true;
             marked[(*n_marked)++] = s->u.let.var->id;
@@ -773,25 +708,6 @@ static bool vectorizable(cg *c, const at_ir_stmt *s, uint32_t *marked, size_t *n
     case AT_IR_FOR: case AT_IR_IF: case AT_IR_BARRIER: case AT_IR_STMT_KIND_COUNT:
     default: return false;
     }
-}
-
-static size_t count_lets(const at_ir_stmt *s)
-{
-    switch (s->kind) {
-    case AT_IR_LET: return 1 + count_lets(s->u.let.body);
-    case AT_IR_SEQ: {
-        size_t n = 0;
-        for (size_t i = 0; i < s->u.seq.n; i++) n += count_lets(s->u.seq.items[i]);
-        return n;
-    }
-    case AT_IR_FOR: return count_lets(s->u.loop.body);
-    case AT_IR_IF: return count_lets(s->u.if_.then_s) + (s->u.if_.else_s ? count_lets(s->u.if_.else_s) : 0);
-    case AT_IR_STORE:
-    case AT_IR_BARRIER: return 0;
-    case AT_IR_STMT_KIND_COUNT:
-    default: AT_ASSERT(!"bad statement kind");
-    }
-    return 0;
 }
 
 static void unrolled(cg *c, const at_ir_stmt *s)
@@ -809,7 +725,7 @@ static void vectorized(cg *c, const at_ir_stmt *s)
 {
     const at_ir_var *v = s->u.loop.var;
     size_t n_marked = 0;
-    uint32_t *marked = at_malloc((count_lets(s->u.loop.body) + 1) * sizeof *marked);
+    uint32_t *marked = at_malloc((at_ir_count_lets(s->u.loop.body) + 1) * sizeof *marked);
     if (!marked) {
         if (c->st == AT_OK) c->st = AT_OOM();
         return;

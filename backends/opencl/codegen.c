@@ -14,6 +14,7 @@
 #include "backends/opencl/opencl.h"
 #include "core/alloc.h"
 #include "core/strbuf.h"
+#include "ir/vec.h"
 
 typedef struct decl {
     uint32_t var;
@@ -408,76 +409,23 @@ static const char *const binop_c[AT_IR_BINOP_COUNT] = {
 /* Does e depend on the vectorized loop's variable (directly or through a vector let)? */
 static bool varies(const cg *c, const at_ir_expr *e)
 {
-    if (!c->vvar || c->lane >= 0) return false;
-    switch (e->kind) {
-    case AT_IR_INT_IMM:
-    case AT_IR_FLOAT_IMM: return false;
-    case AT_IR_VAR: return e->u.var == c->vvar || c->varying[e->u.var->id];
-    case AT_IR_BINARY: return varies(c, e->u.bin.a) || varies(c, e->u.bin.b);
-    case AT_IR_UNARY: return varies(c, e->u.un.a);
-    case AT_IR_SELECT: return varies(c, e->u.select.cond) || varies(c, e->u.select.t) || varies(c, e->u.select.f);
-    case AT_IR_CAST: return varies(c, e->u.cast.a);
-    case AT_IR_LOAD: return varies(c, e->u.load.index);
-    case AT_IR_BROADCAST: return varies(c, e->u.broadcast.a);
-    case AT_IR_LANE: return varies(c, e->u.lane.a);
-    case AT_IR_VECTOR:
-        for (size_t i = 0; i < e->u.vector.n; i++)
-            if (varies(c, e->u.vector.elems[i])) return true;
-        return false;
-    case AT_IR_CALL:
-        for (size_t i = 0; i < e->u.call.n_args; i++)
-            if (varies(c, e->u.call.args[i])) return true;
-        return false;
-    case AT_IR_EXPR_KIND_COUNT:
-    default: AT_ASSERT(!"bad expression kind");
-    }
-    return false;
+    return c->vvar && c->lane < 0 && at_ir_vec_varies(e, c->vvar, c->varying);
+}
+
+static bool cint_fn(const void *ctx, const at_ir_expr *e, int64_t *v)
+{
+    return cint(ctx, e, v);
 }
 
 /* Stride of an integer index in the vectorized variable, when it is base + stride * v with a
- * constant stride. */
+ * constant stride (variables of unrolled loops count as constants). */
 static bool affine_stride(const cg *c, const at_ir_expr *e, int64_t *stride)
 {
     if (!varies(c, e)) {
         *stride = 0;
         return true;
     }
-    int64_t a, b, k;
-    switch (e->kind) {
-    case AT_IR_VAR:
-        if (e->u.var != c->vvar) return false;
-        *stride = 1;
-        return true;
-    case AT_IR_BINARY:
-        switch (e->u.bin.op) {
-        case AT_IR_ADD:
-        case AT_IR_SUB:
-            if (!affine_stride(c, e->u.bin.a, &a) || !affine_stride(c, e->u.bin.b, &b)) return false;
-            *stride = e->u.bin.op == AT_IR_ADD ? a + b : a - b;
-            return true;
-        case AT_IR_MUL:
-            if (cint(c, e->u.bin.b, &k) && affine_stride(c, e->u.bin.a, &a)) {
-                *stride = a * k;
-                return true;
-            }
-            if (cint(c, e->u.bin.a, &k) && affine_stride(c, e->u.bin.b, &b)) {
-                *stride = b * k;
-                return true;
-            }
-            return false;
-        case AT_IR_DIV: case AT_IR_MOD: case AT_IR_MIN: case AT_IR_MAX: case AT_IR_EQ: case AT_IR_NE:
-        case AT_IR_LT: case AT_IR_LE: case AT_IR_GT: case AT_IR_GE: case AT_IR_AND: case AT_IR_OR:
-        case AT_IR_BIT_AND: case AT_IR_BIT_OR: case AT_IR_BIT_XOR: case AT_IR_SHL: case AT_IR_SHR:
-        case AT_IR_BINOP_COUNT:
-        default: return false;
-        }
-    case AT_IR_CAST:
-        return at_ir_type_is_int(e->u.cast.a->type) && e->type.bits >= e->u.cast.a->type.bits &&
-               affine_stride(c, e->u.cast.a, stride);
-    case AT_IR_INT_IMM: case AT_IR_FLOAT_IMM: case AT_IR_UNARY: case AT_IR_SELECT: case AT_IR_LOAD:
-    case AT_IR_BROADCAST: case AT_IR_LANE: case AT_IR_VECTOR: case AT_IR_CALL: case AT_IR_EXPR_KIND_COUNT:
-    default: return false;
-    }
+    return at_ir_vec_affine_stride(e, c->vvar, c->varying, cint_fn, c, stride);
 }
 
 /* Prints e with the vectorized variable fixed to `lane` (one lane of a vectorized expression). */
@@ -798,32 +746,11 @@ static void stmt(cg *c, const at_ir_stmt *s);
 
 /* Can the body of a vectorized loop print as vector code? Marks vector lets as it goes (the
  * caller clears them). */
-static bool expr_scalar_typed(const at_ir_expr *e)
-{
-    if (e->type.lanes != 1) return false;
-    switch (e->kind) {
-    case AT_IR_BINARY: return expr_scalar_typed(e->u.bin.a) && expr_scalar_typed(e->u.bin.b);
-    case AT_IR_UNARY: return expr_scalar_typed(e->u.un.a);
-    case AT_IR_SELECT:
-        return expr_scalar_typed(e->u.select.cond) && expr_scalar_typed(e->u.select.t) && expr_scalar_typed(e->u.select.f);
-    case AT_IR_CAST: return expr_scalar_typed(e->u.cast.a);
-    case AT_IR_LOAD: return expr_scalar_typed(e->u.load.index);
-    case AT_IR_LANE: return false;
-    case AT_IR_CALL:
-        for (size_t i = 0; i < e->u.call.n_args; i++)
-            if (!expr_scalar_typed(e->u.call.args[i])) return false;
-        return true;
-    case AT_IR_INT_IMM: case AT_IR_FLOAT_IMM: case AT_IR_VAR: return true;
-    case AT_IR_BROADCAST: case AT_IR_VECTOR: case AT_IR_EXPR_KIND_COUNT:
-    default: return false;
-    }
-}
-
 static bool vectorizable(cg *c, const at_ir_stmt *s, uint32_t *marked, size_t *n_marked)
 {
     switch (s->kind) {
     case AT_IR_STORE:
-        if (!expr_scalar_typed(s->u.store.value) || !expr_scalar_typed(s->u.store.index)) return false;
+        if (!at_ir_vec_scalar_typed(s->u.store.value) || !at_ir_vec_scalar_typed(s->u.store.index)) return false;
         if (!varies(c, s->u.store.index)) return false; /* every lane writes one place: unroll */
         return !(varies(c, s->u.store.value) && s->u.store.value->type.code == AT_IR_TBOOL);
     case AT_IR_SEQ:
@@ -831,7 +758,7 @@ static bool vectorizable(cg *c, const at_ir_stmt *s, uint32_t *marked, size_t *n
             if (!vectorizable(c, s->u.seq.items[i], marked, n_marked)) return false;
         return true;
     case AT_IR_LET:
-        if (!expr_scalar_typed(s->u.let.value)) return false;
+        if (!at_ir_vec_scalar_typed(s->u.let.value)) return false;
         if (varies(c, s->u.let.value)) {
             if (s->u.let.var->type.code == AT_IR_TBOOL) return false;
             c->varying[s->u.let.var->id] = true;
@@ -841,25 +768,6 @@ static bool vectorizable(cg *c, const at_ir_stmt *s, uint32_t *marked, size_t *n
     case AT_IR_FOR: case AT_IR_IF: case AT_IR_BARRIER: case AT_IR_STMT_KIND_COUNT:
     default: return false;
     }
-}
-
-static size_t count_lets(const at_ir_stmt *s)
-{
-    switch (s->kind) {
-    case AT_IR_LET: return 1 + count_lets(s->u.let.body);
-    case AT_IR_SEQ: {
-        size_t n = 0;
-        for (size_t i = 0; i < s->u.seq.n; i++) n += count_lets(s->u.seq.items[i]);
-        return n;
-    }
-    case AT_IR_FOR: return count_lets(s->u.loop.body);
-    case AT_IR_IF: return count_lets(s->u.if_.then_s) + (s->u.if_.else_s ? count_lets(s->u.if_.else_s) : 0);
-    case AT_IR_STORE:
-    case AT_IR_BARRIER: return 0;
-    case AT_IR_STMT_KIND_COUNT:
-    default: AT_ASSERT(!"bad statement kind");
-    }
-    return 0;
 }
 
 static void unrolled(cg *c, const at_ir_stmt *s)
@@ -879,7 +787,7 @@ static void unrolled(cg *c, const at_ir_stmt *s)
 static void vectorized(cg *c, const at_ir_stmt *s)
 {
     int lanes = (int)s->u.loop.extent;
-    size_t n_lets = count_lets(s->u.loop.body), n_marked = 0;
+    size_t n_lets = at_ir_count_lets(s->u.loop.body), n_marked = 0;
     uint32_t *marked = at_malloc((n_lets + 1) * sizeof *marked);
     if (!marked) {
         if (c->st == AT_OK) c->st = AT_OOM();

@@ -1,4 +1,5 @@
-/* Test helpers: paths to fixtures and scratch directories, status assertions. */
+/* Test helpers: paths to fixtures and scratch directories, status and measurement-result
+ * assertions. Only core/ is linked here, so helpers needing other modules live in headers. */
 #include "tests/support/test_support.h"
 
 #include <stdio.h>
@@ -15,6 +16,24 @@ void at_test_assert_ok(at_status s, const char *expr, const char *file, int line
     if (s == AT_OK) return;
     print_error("%s returned %s: %s\n", expr, at_status_str(s), at_last_error());
     _fail(file, line);
+}
+
+void at_test_expect_result(const at_result *r, at_meas_err err, const char *needle, size_t i)
+{
+    if (r->err != err || (needle && (!r->msg || !strstr(r->msg, needle)))) {
+        print_error("input %zu: got %s (%s), want %s with '%s'\n", i, at_meas_err_name(r->err), r->msg ? r->msg : "",
+                    at_meas_err_name(err), needle ? needle : "");
+        fail();
+    }
+    if (err == AT_MEAS_OK) {
+        assert_int_equal(r->n_costs, 1); /* repeat 3: min and max dropped */
+        assert_true(r->costs_s[0] > 0 && r->costs_s[0] < 10);
+        assert_null(r->msg);
+    } else {
+        assert_int_equal(r->n_costs, 0);
+    }
+    assert_true(r->all_cost_s > 0);
+    assert_true(r->timestamp > 1e9);
 }
 
 static char path_buf[4096];

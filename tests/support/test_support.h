@@ -11,11 +11,17 @@
 
 #include <sys/types.h>
 
+#include "core/result.h"
 #include "core/status.h"
 
 /* Fails the test with the status text and this thread's error detail unless s == AT_OK. */
 #define assert_ok(s) at_test_assert_ok((s), #s, __FILE__, __LINE__)
 void at_test_assert_ok(at_status s, const char *expr, const char *file, int line);
+
+/* Asserts measurement result r (input i of a batch) is err with needle in its message (any
+ * message when needle is NULL); an OK result has one cost in (0, 10) s (repeat 3, min and max
+ * dropped) and no message, a failed one no costs; both a positive all_cost_s and a timestamp. */
+void at_test_expect_result(const at_result *r, at_meas_err err, const char *needle, size_t i);
 
 /* Path of a file under the shared/ folder (AT_SHARED_DIR from ctest, else ../shared); static
  * buffer, valid until the next call. */

@@ -22,6 +22,7 @@
 #include "measure/cpu.h"
 #include "measure/rpc_handler.h"
 #include "measure/rpc_proto.h"
+#include "tests/support/test_measure_support.h"
 #include "tests/support/test_support.h"
 
 #include "tests/fakes/fault_template.h"
@@ -95,39 +96,6 @@ static int group_teardown(void **state)
     return 0;
 }
 
-/* Measures configs idx[0..n) of task t; results initialized here, freed by the caller. */
-static void measure(at_meas_ocl *m, at_task *t, const int64_t *idx, size_t n, at_result *res)
-{
-    at_config *cfg[16];
-    at_meas_input in[16];
-    assert_true(n <= 16);
-    for (size_t i = 0; i < n; i++) {
-        assert_ok(at_task_config(t, idx[i], &cfg[i]));
-        in[i] = (at_meas_input){t, cfg[i]};
-        at_result_init(&res[i]);
-    }
-    assert_ok(at_meas_ocl_measure(m, in, n, res));
-    for (size_t i = 0; i < n; i++) at_config_free(cfg[i]);
-}
-
-static void expect(const at_result *r, at_meas_err err, const char *needle, size_t i)
-{
-    if (r->err != err || (needle && (!r->msg || !strstr(r->msg, needle)))) {
-        print_error("input %zu: got %s (%s), want %s with '%s'\n", i, at_meas_err_name(r->err), r->msg ? r->msg : "",
-                    at_meas_err_name(err), needle ? needle : "");
-        fail();
-    }
-    if (err == AT_MEAS_OK) {
-        assert_int_equal(r->n_costs, 1); /* repeat 3: min and max dropped */
-        assert_true(r->costs_s[0] > 0 && r->costs_s[0] < 10);
-        assert_null(r->msg);
-    } else {
-        assert_int_equal(r->n_costs, 0);
-    }
-    assert_true(r->all_cost_s > 0);
-    assert_true(r->timestamp > 1e9);
-}
-
 static at_task *fault_task(int64_t n)
 {
     at_task *t;
@@ -146,12 +114,12 @@ static void matmul_configs_across_the_space_should_run_and_verify(void **state)
     assert_int_equal(at_space_len(at_task_space(t)), 8 * 6);
     const int64_t idx[6] = {0, 47, 7, 40, 13, 22};
     at_result res[6];
-    measure(pool, t, idx, 6, res);
+    at_test_measure_configs(pool, t, idx, 6, res);
     size_t n;
     const at_meas_times *times = at_meas_ocl_last_times(pool, &n);
     assert_int_equal(n, 6);
     for (size_t i = 0; i < 6; i++) {
-        expect(&res[i], AT_MEAS_OK, NULL, i);
+        at_test_expect_result(&res[i], AT_MEAS_OK, NULL, i);
         assert_true(times[i].compiled);
         assert_true(times[i].compile_s > 0);
         assert_true(times[i].total_s >= times[i].run_s);
@@ -171,22 +139,14 @@ static void faults_should_cost_one_trial_each_and_land_on_their_configs(void **s
     at_meas_ocl_stats before, after;
     at_meas_ocl_stats_get(pool, &before);
     at_result res[7];
-    measure(pool, t, idx, 7, res);
+    at_test_measure_configs(pool, t, idx, 7, res);
     at_meas_ocl_stats_get(pool, &after);
-    expect(&res[0], AT_MEAS_OK, NULL, 0);
-    expect(&res[1], AT_MEAS_WRONG_ANSWER, "output C differs from the reference: max error 1", 1);
-    expect(&res[2], AT_MEAS_COMPILE_HOST, "no_such_function", 2);
+    at_test_expect_result(&res[0], AT_MEAS_OK, NULL, 0);
+    at_test_expect_result(&res[1], AT_MEAS_WRONG_ANSWER, "output C differs from the reference: max error 1", 1);
+    at_test_expect_result(&res[2], AT_MEAS_COMPILE_HOST, "no_such_function", 2);
     assert_non_null(strstr(res[2].msg, "LLVM code generation"));
-    expect(&res[3], AT_MEAS_RUNTIME_DEVICE, "killed by signal 9", 3);
-    expect(&res[4], AT_MEAS_OK, NULL, 4);
-    expect(&res[5], AT_MEAS_RUN_TIMEOUT, "exceeded the 2 s timeout", 5);
-    assert_true(res[5].all_cost_s == 2.0 && res[5].all_cost_is_int);
-    expect(&res[6], AT_MEAS_OK, NULL, 6); /* the trial after the timeout */
-    /* the work knob multiplies the kernel's work by 32: its cost must show it */
-    if (!(res[4].costs_s[0] > 4 * res[0].costs_s[0] && res[4].costs_s[0] > 4 * res[6].costs_s[0])) {
-        print_error("work=32 cost %g vs work=1 costs %g, %g\n", res[4].costs_s[0], res[0].costs_s[0], res[6].costs_s[0]);
-        fail();
-    }
+    at_test_expect_result(&res[3], AT_MEAS_RUNTIME_DEVICE, "killed by signal 9", 3);
+    at_test_expect_fault_tail(res, 4, 2); /* work 32, a 2 s timeout, the trial after it */
     assert_int_equal(after.n_worker_losses - before.n_worker_losses, 2);
     assert_int_equal(after.n_trials - before.n_trials, 7);
     for (size_t i = 0; i < 7; i++) at_result_fini(&res[i]);
@@ -211,10 +171,10 @@ static void a_kernel_that_segfaults_should_cost_one_trial_and_the_next_should_ru
     at_result res[3];
     for (int i = 0; i < 3; i++) at_result_init(&res[i]);
     assert_ok(at_meas_ocl_measure(m, in, 3, res));
-    expect(&res[0], AT_MEAS_RUNTIME_DEVICE, "killed by signal 11", 0);
+    at_test_expect_result(&res[0], AT_MEAS_RUNTIME_DEVICE, "killed by signal 11", 0);
     assert_non_null(strstr(res[0].msg, "while running"));
-    expect(&res[1], AT_MEAS_OK, NULL, 1);
-    expect(&res[2], AT_MEAS_RUNTIME_DEVICE, "killed by signal 11", 2);
+    at_test_expect_result(&res[1], AT_MEAS_OK, NULL, 1);
+    at_test_expect_result(&res[2], AT_MEAS_RUNTIME_DEVICE, "killed by signal 11", 2);
     at_meas_ocl_stats st;
     at_meas_ocl_stats_get(m, &st);
     assert_int_equal(st.n_worker_losses, 2);
@@ -260,9 +220,9 @@ static void cache_flush_should_keep_results_right(void **state)
     assert_ok(at_task_create("testing/matmul", AT_TARGET_LLVM, "32,32,32", &t));
     const int64_t idx[2] = {0, 20};
     at_result res[2];
-    measure(m, t, idx, 2, res);
+    at_test_measure_configs(m, t, idx, 2, res);
     for (size_t i = 0; i < 2; i++) {
-        expect(&res[i], AT_MEAS_OK, NULL, i);
+        at_test_expect_result(&res[i], AT_MEAS_OK, NULL, i);
         at_result_fini(&res[i]);
     }
     at_task_free(t);
@@ -345,7 +305,7 @@ static void the_runner_should_refuse_other_families(void **state)
     at_result res[3];
     for (int i = 0; i < 3; i++) at_result_init(&res[i]);
     assert_ok(at_meas_runner_measure(r, in, 3, res));
-    expect(&res[1], AT_MEAS_OK, NULL, 1);
+    at_test_expect_result(&res[1], AT_MEAS_OK, NULL, 1);
     for (int i = 0; i < 3; i += 2) {
         assert_int_equal(res[i].err, AT_MEAS_COMPILE_HOST);
         assert_non_null(strstr(res[i].msg, "the CPU runner cannot measure opencl templates (testing/matmul)"));

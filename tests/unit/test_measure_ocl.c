@@ -21,6 +21,7 @@
 
 #include "core/alloc.h"
 #include "measure/ocl.h"
+#include "tests/support/test_measure_support.h"
 #include "tests/support/test_support.h"
 
 #include "tests/fakes/fault_template.h"
@@ -73,39 +74,6 @@ static int group_teardown(void **state)
     return 0;
 }
 
-/* Measures configs[i] = index idx[i] of task t; results initialized here, freed by the caller. */
-static void measure(at_meas_ocl *m, at_task *t, const int64_t *idx, size_t n, at_result *res)
-{
-    at_config *cfg[16];
-    at_meas_input in[16];
-    assert_true(n <= 16);
-    for (size_t i = 0; i < n; i++) {
-        assert_ok(at_task_config(t, idx[i], &cfg[i]));
-        in[i] = (at_meas_input){t, cfg[i]};
-        at_result_init(&res[i]);
-    }
-    assert_ok(at_meas_ocl_measure(m, in, n, res));
-    for (size_t i = 0; i < n; i++) at_config_free(cfg[i]);
-}
-
-static void expect(const at_result *r, at_meas_err err, const char *needle, size_t i)
-{
-    if (r->err != err || (needle && (!r->msg || !strstr(r->msg, needle)))) {
-        print_error("input %zu: got %s (%s), want %s with '%s'\n", i, at_meas_err_name(r->err), r->msg ? r->msg : "",
-                    at_meas_err_name(err), needle ? needle : "");
-        fail();
-    }
-    if (err == AT_MEAS_OK) {
-        assert_int_equal(r->n_costs, 1); /* repeat 3: min and max dropped */
-        assert_true(r->costs_s[0] > 0 && r->costs_s[0] < 10);
-        assert_null(r->msg);
-    } else {
-        assert_int_equal(r->n_costs, 0);
-    }
-    assert_true(r->all_cost_s > 0);
-    assert_true(r->timestamp > 1e9);
-}
-
 /* ---- tests ---------------------------------------------------------------------------------- */
 
 static void matmul_configs_across_the_space_should_run_and_verify(void **state)
@@ -117,12 +85,12 @@ static void matmul_configs_across_the_space_should_run_and_verify(void **state)
     /* both corners of the space and a spread between them */
     const int64_t idx[8] = {0, 47, 7, 40, 13, 22, 29, 35};
     at_result res[8];
-    measure(pool, t, idx, 8, res);
+    at_test_measure_configs(pool, t, idx, 8, res);
     size_t n;
     const at_meas_times *times = at_meas_ocl_last_times(pool, &n);
     assert_int_equal(n, 8);
     for (size_t i = 0; i < 8; i++) {
-        expect(&res[i], AT_MEAS_OK, NULL, i);
+        at_test_expect_result(&res[i], AT_MEAS_OK, NULL, i);
         assert_true(times[i].compiled);
         assert_true(times[i].total_s >= times[i].run_s);
         if (i) assert_true(res[i].timestamp >= res[i - 1].timestamp);
@@ -142,27 +110,20 @@ static void faults_should_cost_one_trial_each_and_land_on_their_configs(void **s
     at_meas_ocl_stats before, after;
     at_meas_ocl_stats_get(pool, &before);
     at_result res[8];
-    measure(pool, t, idx, 8, res);
+    at_test_measure_configs(pool, t, idx, 8, res);
     at_meas_ocl_stats_get(pool, &after);
     size_t n;
     const at_meas_times *times = at_meas_ocl_last_times(pool, &n);
     assert_int_equal(n, 8);
-    expect(&res[0], AT_MEAS_OK, NULL, 0);
-    expect(&res[1], AT_MEAS_WRONG_ANSWER, "output C differs from the reference: max error 1", 1);
-    expect(&res[2], AT_MEAS_COMPILE_DEVICE, "no_such_function", 2);
+    at_test_expect_result(&res[0], AT_MEAS_OK, NULL, 0);
+    at_test_expect_result(&res[1], AT_MEAS_WRONG_ANSWER, "output C differs from the reference: max error 1", 1);
+    at_test_expect_result(&res[2], AT_MEAS_COMPILE_DEVICE, "no_such_function", 2);
     assert_non_null(strstr(res[2].msg, "clBuildProgram"));
-    expect(&res[3], AT_MEAS_RUNTIME_DEVICE, "killed by signal 9", 3);
-    expect(&res[4], AT_MEAS_INSTANTIATION_ERROR, "Skipped because of invalid gpu kernel: kernel too_big: work-group of 8192", 4);
+    at_test_expect_result(&res[3], AT_MEAS_RUNTIME_DEVICE, "killed by signal 9", 3);
+    at_test_expect_result(&res[4], AT_MEAS_INSTANTIATION_ERROR,
+                          "Skipped because of invalid gpu kernel: kernel too_big: work-group of 8192", 4);
     assert_false(times[4].compiled); /* rejected before any compile */
-    expect(&res[5], AT_MEAS_OK, NULL, 5);
-    expect(&res[6], AT_MEAS_RUN_TIMEOUT, "exceeded the 4 s timeout", 6);
-    assert_true(res[6].all_cost_s == 4.0 && res[6].all_cost_is_int);
-    expect(&res[7], AT_MEAS_OK, NULL, 7); /* the trial after the timeout */
-    /* the work knob multiplies the kernel's work by 32: its cost must show it */
-    if (!(res[5].costs_s[0] > 4 * res[0].costs_s[0] && res[5].costs_s[0] > 4 * res[7].costs_s[0])) {
-        print_error("work=32 cost %g vs work=1 costs %g, %g\n", res[5].costs_s[0], res[0].costs_s[0], res[7].costs_s[0]);
-        fail();
-    }
+    at_test_expect_fault_tail(res, 5, 4); /* work 32, a 4 s timeout, the trial after it */
     assert_int_equal(after.n_worker_losses - before.n_worker_losses, 2);
     assert_int_equal(after.n_trials - before.n_trials, 8);
     /* compiled: everything but the crash (before compiling) and the work-group (rejected) */
@@ -185,13 +146,13 @@ static void a_worker_killed_from_outside_should_be_replaced(void **state)
     at_meas_ocl_stats before, after;
     at_meas_ocl_stats_get(pool, &before);
     at_result res[3];
-    measure(pool, t, idx, 3, res);
+    at_test_measure_configs(pool, t, idx, 3, res);
     at_meas_ocl_stats_get(pool, &after);
     /* the dead worker is either restarted before the batch or found dead by it (one trial) */
     size_t n_ok = 0;
     for (size_t i = 0; i < 3; i++) {
         if (res[i].err == AT_MEAS_OK) n_ok++;
-        else expect(&res[i], AT_MEAS_RUNTIME_DEVICE, "worker process", i);
+        else at_test_expect_result(&res[i], AT_MEAS_RUNTIME_DEVICE, "worker process", i);
         at_result_fini(&res[i]);
     }
     assert_true(n_ok >= 2);
@@ -215,10 +176,10 @@ static void a_slow_build_should_time_out_as_build_timeout(void **state)
     assert_ok(at_task_new(&fault_tmpl, &a, &t));
     const int64_t idx[2] = {SLOW_BUILD, OK_MODE};
     at_result res[2];
-    measure(m, t, idx, 2, res);
-    expect(&res[0], AT_MEAS_BUILD_TIMEOUT, "build exceeded the 3 s timeout", 0);
+    at_test_measure_configs(m, t, idx, 2, res);
+    at_test_expect_result(&res[0], AT_MEAS_BUILD_TIMEOUT, "build exceeded the 3 s timeout", 0);
     assert_true(res[0].all_cost_s == 3.0 && res[0].all_cost_is_int);
-    expect(&res[1], AT_MEAS_OK, NULL, 1);
+    at_test_expect_result(&res[1], AT_MEAS_OK, NULL, 1);
     at_result_fini(&res[0]);
     at_result_fini(&res[1]);
     at_task_free(t);
@@ -259,7 +220,7 @@ static void the_runner_interface_should_measure_through_the_pool(void **state)
     at_result res[3];
     for (int i = 0; i < 3; i++) at_result_init(&res[i]);
     assert_ok(at_meas_runner_measure(r, in, 3, res));
-    expect(&res[1], AT_MEAS_OK, NULL, 1);
+    at_test_expect_result(&res[1], AT_MEAS_OK, NULL, 1);
     for (int i = 0; i < 3; i += 2) {
         assert_int_equal(res[i].err, AT_MEAS_COMPILE_HOST);
         assert_non_null(strstr(res[i].msg, "the OpenCL runner cannot measure llvm templates (testing/fault)"));

@@ -4,6 +4,7 @@
  * picks, each node checked against the reference executor.
  *
  * The backend is tune/'s (tune/ocl_backend.h): networks/ (L4) may not include backends/. */
+#include "tests/support/test_net_support.h"
 #include "tests/support/test_support.h"
 
 #include <math.h>
@@ -14,7 +15,6 @@
 #include "backends/opencl/opencl.h"
 #include "backends/opencl/runtime.h"
 #include "core/alloc.h"
-#include "core/rng.h"
 #include "networks/exec.h"
 #include "networks/extract.h"
 #include "networks/net.h"
@@ -76,29 +76,7 @@ static size_t run_on_device(const at_net *net, at_net_dispatch_fn fn)
             winograd += !strcmp(at_task_template(at_net_tasks_at(ts, p.task))->name, "conv2d_nchw_winograd.mali");
     }
     assert_ok(at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e));
-    int64_t n_in = at_net_node_numel(at_net_node_at(net, 0));
-    float *x = at_malloc((size_t)n_in * sizeof *x);
-    at_rng r;
-    at_rng_seed(&r, 5);
-    for (int64_t i = 0; i < n_in; i++) x[i] = (float)(2 * at_rng_uniform(&r) - 1);
-    /* the first run packs the weights (on another input); the second, timed, leaves the packing
-     * kernels out and must still compute everything from the new input */
-    float *x0 = at_calloc((size_t)n_in, sizeof *x0);
-    assert_ok(at_net_exec_set_input(e, x0));
-    assert_ok(at_net_exec_run(e, NULL));
-    at_free(x0);
-    assert_ok(at_net_exec_set_input(e, x));
-    double ms = -1;
-    assert_ok(at_net_exec_run(e, &ms));
-    assert_true(ms > 0);
-    at_net_check c;
-    assert_ok(at_net_exec_check(e, x, 1e-5, 1e-4, true, &c));
-    if (c.n_bad) {
-        print_error("%zu elements differ; worst %s[%lld]: %.9g vs %.9g\n", c.n_bad, at_net_node_at(net, c.node)->name,
-                    (long long)c.index, c.got, c.want);
-        fail();
-    }
-    at_free(x);
+    at_test_net_run_and_check(net, e);
     at_net_exec_free(e);
     at_net_plan_free(plan);
     at_net_tasks_free(ts);

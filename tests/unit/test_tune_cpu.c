@@ -4,6 +4,7 @@
  * and a small residual network with every other node kind; and
  * `autotvm tune-task testing/matmul --target arm_cpu` (the built binary, AT_AUTOTVM) writing one
  * valid v0.2 line per trial with TVM's arm_cpu target string. */
+#include "tests/support/test_net_support.h"
 #include "tests/support/test_support.h"
 
 #include <math.h>
@@ -13,7 +14,6 @@
 
 #include "core/alloc.h"
 #include "core/arena.h"
-#include "core/rng.h"
 #include "networks/exec.h"
 #include "networks/extract.h"
 #include "networks/net.h"
@@ -59,31 +59,9 @@ static size_t run_on_cpu(const at_net *net, at_net_target target)
     assert_ok(at_net_extract(net, target, AT_NET_OPS_ALL, &ts));
     assert_ok(at_net_plan_new(net, ts, at_net_dispatch_fallback, NULL, &plan));
     assert_ok(at_net_exec_new(net, plan, at_tune_llvm_backend(), pool, &e));
-    int64_t n_in = at_net_node_numel(at_net_node_at(net, 0));
-    float *x = at_malloc((size_t)n_in * sizeof *x);
-    at_rng r;
-    at_rng_seed(&r, 5);
-    for (int64_t i = 0; i < n_in; i++) x[i] = (float)(2 * at_rng_uniform(&r) - 1);
-    /* the first run packs the weights (on another input); the second, timed, leaves the packing
-     * kernels out and must still compute everything from the new input */
-    float *x0 = at_calloc((size_t)n_in, sizeof *x0);
-    assert_ok(at_net_exec_set_input(e, x0));
-    assert_ok(at_net_exec_run(e, NULL));
-    at_free(x0);
-    assert_ok(at_net_exec_set_input(e, x));
-    double ms = -1;
-    assert_ok(at_net_exec_run(e, &ms));
-    assert_true(ms > 0);
-    at_net_check c;
-    assert_ok(at_net_exec_check(e, x, 1e-5, 1e-4, true, &c));
-    if (c.n_bad) {
-        print_error("%zu elements differ; worst %s[%lld]: %.9g vs %.9g\n", c.n_bad, at_net_node_at(net, c.node)->name,
-                    (long long)c.index, c.got, c.want);
-        fail();
-    }
+    at_net_check c = at_test_net_run_and_check(net, e);
     assert_true(c.node != SIZE_MAX); /* something was compared */
     size_t n = at_net_exec_n_programs(e);
-    at_free(x);
     at_net_exec_free(e);
     at_net_plan_free(plan);
     at_net_tasks_free(ts);
