@@ -152,3 +152,64 @@ int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) print_error("stdout:\n%s\nstderr:\n%s\n", *out, *err);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+void at_test_check_golden(const char *rel, const char *text)
+{
+    char rel_path[512];
+    snprintf(rel_path, sizeof rel_path, "tests/golden/%s", rel);
+    const char *path = at_test_source_path(rel_path);
+    const char *upd = getenv("AT_UPDATE_GOLDEN");
+    if (upd && !strcmp(upd, "1")) {
+        at_test_write_file(path, text);
+        return;
+    }
+    size_t len = 0;
+    char *want = at_test_read_file(path, &len);
+    if (!want) {
+        print_error("missing golden file %s (regenerate with AT_UPDATE_GOLDEN=1)\n", path);
+        fail();
+    }
+    if (strcmp(want, text) != 0) {
+        size_t line = 1, i = 0;
+        while (want[i] && text[i] && want[i] == text[i]) line += want[i++] == '\n';
+        print_error("%s differs from the output at line %zu (AT_UPDATE_GOLDEN=1 rewrites it)\n--- output ---\n%s\n",
+                    path, line, text);
+        at_free(want);
+        fail();
+    }
+    at_free(want);
+}
+
+int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out)
+{
+    char cap[4200];
+    snprintf(cap, sizeof cap, "%s/out.txt", at_test_tmpdir(tag));
+    fflush(stdout);
+    fflush(stderr);
+    int s1 = dup(1), s2 = dup(2);
+    int fd = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(s1 >= 0 && s2 >= 0 && fd >= 0);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    close(fd);
+    char *argv[16];
+    char buf[16][256];
+    assert_true(n < 16);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(buf[i], sizeof buf[i], "%s", args[i]);
+        argv[i] = buf[i];
+    }
+    argv[n] = NULL;
+    int rc = fn((int)n, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(s1, 1);
+    dup2(s2, 2);
+    close(s1);
+    close(s2);
+    at_free(*out);
+    size_t len;
+    *out = at_test_read_file(cap, &len);
+    assert_non_null(*out);
+    return rc;
+}

@@ -48,4 +48,13 @@ pid_t at_test_cli_start(const char *workdir, const char *const *args);
  * and returns its exit code (128 + signal when killed); prints both streams on a non-zero exit. */
 int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err);
 
+/* Compares text with tests/golden/<rel> (under the source tree), or rewrites the file when
+ * AT_UPDATE_GOLDEN=1; on a difference prints the first differing line and fails the test. */
+void at_test_check_golden(const char *rel, const char *text);
+
+/* Runs an in-process command entry point fn(argc, argv) (a cli/ at_cmd_*) on args[0..n) (n < 16)
+ * with stdout and stderr captured into one file under at_test_tmpdir(tag); replaces *out
+ * (at_free'd; may be NULL at first) with what it printed and returns fn's exit code. */
+int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out);
+
 #endif

@@ -185,30 +185,6 @@ static void tophub_configs_should_match_the_reference_on_shrunk_workloads(void *
     mali_cases_free(cases, n);
 }
 
-static void check_golden(const char *rel, const char *text)
-{
-    char rel_path[512];
-    snprintf(rel_path, sizeof rel_path, "tests/golden/%s", rel);
-    const char *path = at_test_source_path(rel_path);
-    const char *upd = getenv("AT_UPDATE_GOLDEN");
-    if (upd && !strcmp(upd, "1")) {
-        at_test_write_file(path, text);
-        return;
-    }
-    size_t len = 0;
-    char *want = at_test_read_file(path, &len);
-    if (!want) {
-        print_error("missing golden file %s (regenerate with AT_UPDATE_GOLDEN=1)\n", path);
-        fail();
-    }
-    if (strcmp(want, text) != 0) {
-        print_error("%s differs; output:\n%s\n", path, text);
-        at_free(want);
-        fail();
-    }
-    at_free(want);
-}
-
 /* The OpenCL text of one TopHub config per template, on its real workload (spec 1.8 - 1.11). */
 static void tophub_configs_should_emit_the_golden_opencl(void **state)
 {
@@ -254,7 +230,7 @@ static void tophub_configs_should_emit_the_golden_opencl(void **state)
                              code.kernels[k].gws[0], code.kernels[k].gws[1], code.kernels[k].gws[2], code.kernels[k].lws[0],
                              code.kernels[k].lws[1], code.kernels[k].lws[2]);
         at_strbuf_puts(&sb, code.source);
-        check_golden(cases[i].file, at_strbuf_cstr(&sb));
+        at_test_check_golden(cases[i].file, at_strbuf_cstr(&sb));
         at_strbuf_fini(&sb);
         at_ocl_code_fini(&code);
         at_arena_free(ar);

@@ -18,33 +18,6 @@
 #include "ir/ir.h"
 #include "tests/support/test_support.h"
 
-/* Compares text with tests/golden/<rel>, or rewrites the file when AT_UPDATE_GOLDEN=1. */
-static void check_golden(const char *rel, const char *text)
-{
-    char rel_path[512];
-    snprintf(rel_path, sizeof rel_path, "tests/golden/%s", rel);
-    const char *path = at_test_source_path(rel_path);
-    const char *upd = getenv("AT_UPDATE_GOLDEN");
-    if (upd && !strcmp(upd, "1")) {
-        at_test_write_file(path, text);
-        return;
-    }
-    size_t len = 0;
-    char *want = at_test_read_file(path, &len);
-    if (!want) {
-        print_error("missing golden file %s (regenerate with AT_UPDATE_GOLDEN=1)\n", path);
-        fail();
-    }
-    if (strcmp(want, text) != 0) {
-        size_t line = 1, i = 0;
-        while (want[i] && text[i] && want[i] == text[i]) line += want[i++] == '\n';
-        print_error("%s differs from the output at line %zu\n--- output ---\n%s\n", path, line, text);
-        at_free(want);
-        fail();
-    }
-    at_free(want);
-}
-
 typedef struct fixture {
     at_arena    *arena;
     at_ir_sched *s;
@@ -207,7 +180,7 @@ static void printer_should_match_the_golden_text(void **state)
     assert_ok(at_strbuf_status(&sb));
     /* two variables named bx and two named u: printed apart */
     assert_non_null(strstr(at_strbuf_cstr(&sb), "bx#"));
-    check_golden("ir/features.ir", at_strbuf_cstr(&sb));
+    at_test_check_golden("ir/features.ir", at_strbuf_cstr(&sb));
     at_strbuf_fini(&sb);
     assert_int_equal(p->n_bufs, 3);
     assert_int_equal(at_ir_program_n_params(p), 2);

@@ -38,32 +38,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static void check_golden(const char *rel, const char *text)
-{
-    char rel_path[512];
-    snprintf(rel_path, sizeof rel_path, "tests/golden/%s", rel);
-    const char *path = at_test_source_path(rel_path);
-    const char *upd = getenv("AT_UPDATE_GOLDEN");
-    if (upd && !strcmp(upd, "1")) {
-        at_test_write_file(path, text);
-        return;
-    }
-    size_t len = 0;
-    char *want = at_test_read_file(path, &len);
-    if (!want) {
-        print_error("missing golden file %s (regenerate with AT_UPDATE_GOLDEN=1)\n", path);
-        fail();
-    }
-    if (strcmp(want, text) != 0) {
-        size_t line = 1, i = 0;
-        while (want[i] && text[i] && want[i] == text[i]) line += want[i++] == '\n';
-        print_error("%s differs from the output at line %zu (AT_UPDATE_GOLDEN=1 rewrites it)\n", path, line);
-        at_free(want);
-        fail();
-    }
-    at_free(want);
-}
-
 /* ---- running a program both ways ------------------------------------------------------------ */
 
 typedef struct host {
@@ -253,7 +227,7 @@ static void matmul_ir_should_match_the_golden_file(void **state)
     assert_non_null(strstr(ir, "call void @at_llvm_parallel_for(")); /* the outermost block loop */
     assert_non_null(strstr(ir, "noalias"));
     assert_non_null(strstr(ir, "target triple = \"x86_64-unknown-linux-gnu\""));
-    check_golden("llvm/testing_matmul_64x64x64_c30.ll", ir);
+    at_test_check_golden("llvm/testing_matmul_64x64x64_c30.ll", ir);
 
     /* optimized: still deterministic, and the internal functions inlined into their callers */
     at_llvm_target o3 = golden_target;

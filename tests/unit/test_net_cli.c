@@ -16,36 +16,7 @@ static char *out_text;
 /* Runs at_cmd_tasks(argv) with stdout and stderr captured into out_text. */
 static int run(const char *const *args, size_t n)
 {
-    char cap[4200];
-    snprintf(cap, sizeof cap, "%s/out.txt", at_test_tmpdir("net_cli"));
-    fflush(stdout);
-    fflush(stderr);
-    int s1 = dup(1), s2 = dup(2);
-    int fd = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(s1 >= 0 && s2 >= 0 && fd >= 0);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    close(fd);
-    char *argv[16];
-    char buf[16][256];
-    assert_true(n < 16);
-    for (size_t i = 0; i < n; i++) {
-        snprintf(buf[i], sizeof buf[i], "%s", args[i]);
-        argv[i] = buf[i];
-    }
-    argv[n] = NULL;
-    int rc = at_cmd_tasks((int)n, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(s1, 1);
-    dup2(s2, 2);
-    close(s1);
-    close(s2);
-    at_free(out_text);
-    size_t len;
-    out_text = at_test_read_file(cap, &len);
-    assert_non_null(out_text);
-    return rc;
+    return at_test_run_captured(at_cmd_tasks, "net_cli", args, n, &out_text);
 }
 
 static size_t count_lines(const char *s)

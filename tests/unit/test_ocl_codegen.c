@@ -19,32 +19,6 @@
 #include "tests/support/test_support.h"
 #include "tests/unit/test_ocl_programs.h"
 
-static void check_golden(const char *rel, const char *text)
-{
-    char rel_path[512];
-    snprintf(rel_path, sizeof rel_path, "tests/golden/%s", rel);
-    const char *path = at_test_source_path(rel_path);
-    const char *upd = getenv("AT_UPDATE_GOLDEN");
-    if (upd && !strcmp(upd, "1")) {
-        at_test_write_file(path, text);
-        return;
-    }
-    size_t len = 0;
-    char *want = at_test_read_file(path, &len);
-    if (!want) {
-        print_error("missing golden file %s (regenerate with AT_UPDATE_GOLDEN=1)\n", path);
-        fail();
-    }
-    if (strcmp(want, text) != 0) {
-        size_t line = 1, i = 0;
-        while (want[i] && text[i] && want[i] == text[i]) line += want[i++] == '\n';
-        print_error("%s differs from the output at line %zu (AT_UPDATE_GOLDEN=1 rewrites it)\n", path, line);
-        at_free(want);
-        fail();
-    }
-    at_free(want);
-}
-
 /* Builds fixture f into a new arena. */
 static const at_ir_program *build(const ocl_fixture *f, at_arena **arena)
 {
@@ -95,7 +69,7 @@ static void matmul_should_match_the_golden_kernel(void **state)
     assert_non_null(strstr(code.source, "reqd_work_group_size(16, 4, 1)"));
     assert_non_null(strstr(code.source, "get_group_id(1)"));
     assert_non_null(strstr(code.source, "float C_local[1];"));
-    check_golden("opencl/testing_matmul_64x64x64_c30.cl", code.source);
+    at_test_check_golden("opencl/testing_matmul_64x64x64_c30.cl", code.source);
     at_ocl_code_fini(&code);
     at_arena_free(a);
     at_config_free(c);
@@ -124,7 +98,7 @@ static void fixtures_should_match_the_golden_kernels(void **state)
         at_arena_free(a);
     }
     assert_ok(at_strbuf_status(&all));
-    check_golden("opencl/fixtures.cl", at_strbuf_cstr(&all));
+    at_test_check_golden("opencl/fixtures.cl", at_strbuf_cstr(&all));
     at_strbuf_fini(&all);
 }
 

@@ -20,30 +20,6 @@
 #include "templates/template.h"
 #include "tests/support/test_support.h"
 
-static void check_golden(const char *rel, const char *text)
-{
-    char rel_path[512];
-    snprintf(rel_path, sizeof rel_path, "tests/golden/%s", rel);
-    const char *path = at_test_source_path(rel_path);
-    const char *upd = getenv("AT_UPDATE_GOLDEN");
-    if (upd && !strcmp(upd, "1")) {
-        at_test_write_file(path, text);
-        return;
-    }
-    size_t len = 0;
-    char *want = at_test_read_file(path, &len);
-    if (!want) {
-        print_error("missing golden file %s (regenerate with AT_UPDATE_GOLDEN=1)\n", path);
-        fail();
-    }
-    if (strcmp(want, text) != 0) {
-        print_error("%s differs; output:\n%s\n", path, text);
-        at_free(want);
-        fail();
-    }
-    at_free(want);
-}
-
 static void registry_should_be_sorted_and_find_every_entry(void **state)
 {
     (void)state;
@@ -146,7 +122,7 @@ static void matmul_ir_should_match_the_golden_text(void **state)
     at_strbuf sb;
     at_strbuf_init(&sb);
     at_ir_print(p, &sb);
-    check_golden("ir/testing_matmul_64x64x64_c30.ir", at_strbuf_cstr(&sb));
+    at_test_check_golden("ir/testing_matmul_64x64x64_c30.ir", at_strbuf_cstr(&sb));
     at_strbuf_fini(&sb);
     at_ir_launch l;
     at_ir_kernel_launch(p, 0, &l);
