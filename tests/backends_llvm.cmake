@@ -17,3 +17,10 @@ if(AT_WITH_OPENCL)
       "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
   endforeach()
 endif()
+# The plugin build (autotvm-llvm.so through at_backends_llvm_plugin_loader, no LLVM linked): JIT vs
+# the interpreter, shared core, missing plugin, and uncached PoCL builds in the same process.
+if(AT_WITH_OPENCL AND TARGET at_backends_llvm_plugin_loader)
+  at_add_test(test_llvm_plugin LABELS e2e device DEPS backends_llvm_plugin_loader backends_opencl TIMEOUT 120)
+  set_property(TEST test_llvm_plugin APPEND PROPERTY ENVIRONMENT
+    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+endif()

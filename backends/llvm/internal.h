@@ -11,6 +11,12 @@
 /* The symbol generated code calls to share a parallel loop out (at_llvm_parallel_for). */
 #define AT_LLVM_PARALLEL_FOR "at_llvm_parallel_for"
 
+/* The function the JIT binds AT_LLVM_PARALLEL_FOR to: pool.c's at_llvm_parallel_for in the
+ * direct build, the host's (passed at load time) in the plugin (plugin.c). */
+typedef void (*at_llvm_parallel_for_fn)(at_llvm_pool *pool, void (*fn)(void *closure, int64_t begin, int64_t end),
+                                        void *closure, int64_t n);
+at_llvm_parallel_for_fn at_llvm_runtime_parallel_for(void);
+
 /* Builds the (unverified, unoptimized) LLVM module of p in ctx: one function per kernel named
  * at_llvm_kernel_symbol(p, k), `void f(void *const *bufs, at_llvm_pool *pool)`. *out owned by
  * the caller (LLVMDisposeModule). AT_EUNSUPPORTED (barrier, unknown intrinsic), AT_ENOMEM. */

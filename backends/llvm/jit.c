@@ -1,9 +1,9 @@
 /* In-process JIT through ORC LLJIT: one LLJIT (and ThreadSafeContext) per compiled program, so
  * programs never share LLVM state and each is released whole. at_llvm_parallel_for is defined
  * in the JIT's dylib as an absolute symbol (the test and tool executables do not export their
- * symbols dynamically); libm and libc resolve through a search generator over the process. Every
- * kernel's address is looked up at creation, which is when LLJIT compiles: running is a plain
- * call. */
+ * symbols dynamically): at_llvm_runtime_parallel_for, pool.c's function, or in the plugin the
+ * host's. libm and libc resolve through a search generator over the process. Every kernel's
+ * address is looked up at creation, which is when LLJIT compiles: running is a plain call. */
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 
@@ -27,7 +27,7 @@ static at_status define_runtime(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd)
     LLVMOrcJITDylibAddGenerator(jd, gen);
     LLVMOrcCSymbolMapPair pair = {
         .Name = LLVMOrcLLJITMangleAndIntern(jit, AT_LLVM_PARALLEL_FOR),
-        .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)&at_llvm_parallel_for,
+        .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)at_llvm_runtime_parallel_for(),
                 .Flags = {.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable}},
     };
     LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(&pair, 1);

@@ -165,3 +165,8 @@ void at_llvm_parallel_for(at_llvm_pool *p, void (*fn)(void *closure, int64_t beg
     pthread_mutex_unlock(&p->mu);
     atomic_store(&p->busy, false);
 }
+
+at_llvm_parallel_for_fn at_llvm_runtime_parallel_for(void)
+{
+    return at_llvm_parallel_for;
+}
