@@ -1,7 +1,7 @@
 /* arm_cpu templates (conv2d_nchw_spatial_pack.arm_cpu, depthwise_conv2d_nchw.arm_cpu) and the x86
  * dense templates TVM's arm_cpu strategy uses (dense_nopack.x86, dense_pack.x86): knob names and
  * orders, space sizes against TVM's formulas, FLOPs, fallback configs, the index of real records
- * (TopHub's vta_v0.10 pack and lines of arm_cpu_v0.08) rebuilt from their entities, `records
+ * (TopHub's vta_v0.10 pack and arm_cpu records written in its format) rebuilt from their entities, `records
  * check` on them, and task extraction for resnet-18 / mobilenet on the arm_cpu target. */
 #include "tests/support/test_support.h"
 
@@ -19,16 +19,18 @@
 #include "records/log.h"
 #include "templates/template.h"
 
-/* Lines of tlc-pack/tophub tophub/arm_cpu_v0.08.log (commit 275927c1562c), line numbers there. */
-static const char *const arm08_lines[] = {
-    /* line 3 */ "{\"input\": [\"llvm -device=arm_cpu -model=bcm2837 -mtriple=armv7l-linux-gnueabihf -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 3, 224, 224], \"float32\"], [\"TENSOR\", [64, 3, 7, 7], \"float32\"], [2, 2], [3, 3, 3, 3], [1, 1], \"float32\"], {}], \"config\": {\"index\": 58242, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 4]], [\"tile_oh\", \"sp\", [112, 1]], [\"tile_ow\", \"sp\", [28, 4]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 9, 7, 8]], [\"ann_reduce\", \"an\", [\"none\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.0202839052], 0, 1.0239202976226807, 1535933156.928128], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
-    /* line 223 */ "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 3, 224, 224], \"float32\"], [\"TENSOR\", [64, 3, 7, 7], \"float32\"], [2, 2], [3, 3, 3, 3], [1, 1], \"float32\"], {}], \"config\": {\"index\": 60979, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 4]], [\"tile_oh\", \"sp\", [56, 2]], [\"tile_ow\", \"sp\", [56, 2]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 9, 7, 8]], [\"ann_reduce\", \"an\", [\"unroll\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.0108865713], 0, 5.046119213104248, 1535998915.3983145], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
-    /* line 374 */ "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 64, 56, 56], \"float32\"], [\"TENSOR\", [128, 64, 1, 1], \"float32\"], [1, 1], [0, 0, 0, 0], [1, 1], \"float32\"], {}], \"config\": {\"index\": 54595, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 8]], [\"tile_oh\", \"sp\", [56, 1]], [\"tile_ow\", \"sp\", [4, 14]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], [\"ann_reduce\", \"an\", [\"none\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"unroll\", \"unroll\", \"vec\"]]]}, \"result\": [[0.00312765975], 0, 1.5780363082885742, 1535955237.468042], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
-    /* line 378 */ "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 3, 224, 224], \"float32\"], [\"TENSOR\", [32, 3, 3, 3], \"float32\"], [2, 2], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 27722, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [8, 4]], [\"tile_oh\", \"sp\", [112, 1]], [\"tile_ow\", \"sp\", [28, 4]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], [\"ann_reduce\", \"an\", [\"unroll\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"none\", \"unroll\", \"vec\"]]]}, \"result\": [[0.001771450052631579], 0, 4.844622850418091, 1535957273.310632], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
-    /* line 423 */ "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 64, 56, 56], \"float32\"], [\"TENSOR\", [128, 64, 3, 3], \"float32\"], [2, 2], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 6483, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 8]], [\"tile_oh\", \"sp\", [28, 1]], [\"tile_ow\", \"sp\", [4, 7]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], [\"ann_reduce\", \"an\", [\"unroll\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"none\", \"none\", \"vec\"]]]}, \"result\": [[0.00507628185], 0, 1.7728586196899414, 1535987370.647911], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
-    /* line 334 */ "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"depthwise_conv2d_nchw.arm_cpu\", [[\"TENSOR\", [1, 960, 7, 7], \"float32\"], [\"TENSOR\", [960, 1, 3, 3], \"float32\"], [1, 1], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 1485, \"code_hash\": null, \"entity\": [[\"tile_c\", \"sp\", [480, 2]], [\"tile_h\", \"sp\", [1, 7]], [\"tile_w\", \"sp\", [7, 1]], [\"ann\", \"an\", [\"unroll\", \"unroll\", \"vec\"]]]}, \"result\": [[0.00014667120321637428], 0, 0.899038553237915, 1535931360.572654], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
-    /* line 337 */ "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"depthwise_conv2d_nchw.arm_cpu\", [[\"TENSOR\", [1, 576, 14, 14], \"float32\"], [\"TENSOR\", [576, 1, 3, 3], \"float32\"], [2, 2], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 864, \"code_hash\": null, \"entity\": [[\"tile_c\", \"sp\", [144, 4]], [\"tile_h\", \"sp\", [1, 7]], [\"tile_w\", \"sp\", [7, 1]], [\"ann\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.00014296112711864408], 0, 0.8250195980072021, 1535933234.904522], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
-    /* line 339 */ "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"depthwise_conv2d_nchw.arm_cpu\", [[\"TENSOR\", [1, 576, 14, 14], \"float32\"], [\"TENSOR\", [576, 1, 3, 3], \"float32\"], [1, 1], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 3510, \"code_hash\": null, \"entity\": [[\"tile_c\", \"sp\", [144, 4]], [\"tile_h\", \"sp\", [1, 14]], [\"tile_w\", \"sp\", [7, 2]], [\"ann\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.0003143925327102804], 0, 1.114424228668213, 1535934590.1464806], \"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}",
+/* Records written for these tests in TVM's log format (costs and timestamps ours): workloads of
+ * resnet-18 / mobilenet on rk3399 and bcm2837 with their knob entities and the flat index TVM's
+ * enumeration gives them (knob order and mixed radix as spec autotvm_core.md). */
+static const char *const armrec_lines[] = {
+    "{\"input\": [\"llvm -device=arm_cpu -model=bcm2837 -mtriple=armv7l-linux-gnueabihf -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 3, 224, 224], \"float32\"], [\"TENSOR\", [64, 3, 7, 7], \"float32\"], [2, 2], [3, 3, 3, 3], [1, 1], \"float32\"], {}], \"config\": {\"index\": 58242, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 4]], [\"tile_oh\", \"sp\", [112, 1]], [\"tile_ow\", \"sp\", [28, 4]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 9, 7, 8]], [\"ann_reduce\", \"an\", [\"none\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.001], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
+    "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 3, 224, 224], \"float32\"], [\"TENSOR\", [64, 3, 7, 7], \"float32\"], [2, 2], [3, 3, 3, 3], [1, 1], \"float32\"], {}], \"config\": {\"index\": 60979, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 4]], [\"tile_oh\", \"sp\", [56, 2]], [\"tile_ow\", \"sp\", [56, 2]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 9, 7, 8]], [\"ann_reduce\", \"an\", [\"unroll\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.002], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
+    "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 64, 56, 56], \"float32\"], [\"TENSOR\", [128, 64, 1, 1], \"float32\"], [1, 1], [0, 0, 0, 0], [1, 1], \"float32\"], {}], \"config\": {\"index\": 54595, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 8]], [\"tile_oh\", \"sp\", [56, 1]], [\"tile_ow\", \"sp\", [4, 14]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], [\"ann_reduce\", \"an\", [\"none\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"unroll\", \"unroll\", \"vec\"]]]}, \"result\": [[0.003], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
+    "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 3, 224, 224], \"float32\"], [\"TENSOR\", [32, 3, 3, 3], \"float32\"], [2, 2], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 27722, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [8, 4]], [\"tile_oh\", \"sp\", [112, 1]], [\"tile_ow\", \"sp\", [28, 4]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], [\"ann_reduce\", \"an\", [\"unroll\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"none\", \"unroll\", \"vec\"]]]}, \"result\": [[0.004], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
+    "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"conv2d_nchw_spatial_pack.arm_cpu\", [[\"TENSOR\", [1, 64, 56, 56], \"float32\"], [\"TENSOR\", [128, 64, 3, 3], \"float32\"], [2, 2], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 6483, \"code_hash\": null, \"entity\": [[\"tile_co\", \"sp\", [16, 8]], [\"tile_oh\", \"sp\", [28, 1]], [\"tile_ow\", \"sp\", [4, 7]], [\"reorder_0\", \"re\", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]], [\"ann_reduce\", \"an\", [\"unroll\", \"unroll\"]], [\"ann_spatial\", \"an\", [\"none\", \"none\", \"vec\"]]]}, \"result\": [[0.005], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
+    "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"depthwise_conv2d_nchw.arm_cpu\", [[\"TENSOR\", [1, 960, 7, 7], \"float32\"], [\"TENSOR\", [960, 1, 3, 3], \"float32\"], [1, 1], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 1485, \"code_hash\": null, \"entity\": [[\"tile_c\", \"sp\", [480, 2]], [\"tile_h\", \"sp\", [1, 7]], [\"tile_w\", \"sp\", [7, 1]], [\"ann\", \"an\", [\"unroll\", \"unroll\", \"vec\"]]]}, \"result\": [[0.006], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
+    "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"depthwise_conv2d_nchw.arm_cpu\", [[\"TENSOR\", [1, 576, 14, 14], \"float32\"], [\"TENSOR\", [576, 1, 3, 3], \"float32\"], [2, 2], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 864, \"code_hash\": null, \"entity\": [[\"tile_c\", \"sp\", [144, 4]], [\"tile_h\", \"sp\", [1, 7]], [\"tile_w\", \"sp\", [7, 1]], [\"ann\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.007], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
+    "{\"input\": [\"llvm -device=arm_cpu -model=rk3399 -mtriple=aarch64-linux-gnu -mattr=+neon\", \"depthwise_conv2d_nchw.arm_cpu\", [[\"TENSOR\", [1, 576, 14, 14], \"float32\"], [\"TENSOR\", [576, 1, 3, 3], \"float32\"], [1, 1], [1, 1, 1, 1], [1, 1], \"float32\"], {}], \"config\": {\"index\": 3510, \"code_hash\": null, \"entity\": [[\"tile_c\", \"sp\", [144, 4]], [\"tile_h\", \"sp\", [1, 14]], [\"tile_w\", \"sp\", [7, 2]], [\"ann\", \"an\", [\"unroll\", \"none\", \"vec\"]]]}, \"result\": [[0.008], 0, 1.0, 1700000000.0], \"version\": 0.2, \"tvm_version\": \"0.18.0\"}",
 };
 
 static at_task *task_of(const char *name, const char *args_json)
@@ -253,10 +255,10 @@ static void fallbacks_should_be_tvms(void **state)
     assert_ok(at_task_fallback_config(t, NULL, 0, &c));
     assert_split(c, "tile_co", (int64_t[]){-1, 1}, 2);
     at_config_free(c);
-    /* arm08 line 423: [1, 64, 56, 56] x [128, 64, 3, 3] stride 2, tile_co [16, 8], tile_oh [28, 1],
+    /* the [4] record: [1, 64, 56, 56] x [128, 64, 3, 3] stride 2, tile_co [16, 8], tile_oh [28, 1],
      * tile_ow [4, 7], identity order, ann_reduce [unroll, unroll], ann_spatial [none, none, vec] */
     at_rec_log *log;
-    assert_ok(at_rec_log_load_buffer("arm08", arm08_lines[4], strlen(arm08_lines[4]), &log));
+    assert_ok(at_rec_log_load_buffer("armrec", armrec_lines[4], strlen(armrec_lines[4]), &log));
     assert_int_equal(log->n, 1);
     const at_config *refs[1] = {log->recs[0].config};
     assert_ok(at_task_fallback_config(t, refs, 1, &c));
@@ -278,7 +280,7 @@ static void fallbacks_should_be_tvms(void **state)
     const int64_t kd[4] = {576, 1, 3, 3}, dd[4] = {1, 576, 14, 14};
     t = task_of("depthwise_conv2d_nchw.arm_cpu", conv_args(buf, sizeof buf, dd, kd, 1, 1, 1, "float32"));
     at_rec_log *dlog;
-    assert_ok(at_rec_log_load_buffer("arm08", arm08_lines[6], strlen(arm08_lines[6]), &dlog));
+    assert_ok(at_rec_log_load_buffer("armrec", armrec_lines[6], strlen(armrec_lines[6]), &dlog));
     const at_config *drefs[1] = {dlog->recs[0].config};
     assert_ok(at_task_fallback_config(t, drefs, 1, &c));
     assert_split(c, "tile_c", (int64_t[]){144, 4}, 2);
@@ -385,11 +387,11 @@ static void vta_pack_records_should_name_their_indices(void **state)
 static void arm_cpu_pack_lines_should_map_onto_their_spaces(void **state)
 {
     (void)state;
-    size_t n = sizeof arm08_lines / sizeof arm08_lines[0];
+    size_t n = sizeof armrec_lines / sizeof armrec_lines[0];
     assert_int_equal(n, 8);
     for (size_t i = 0; i < n; i++) {
         at_rec_log *log;
-        assert_ok(at_rec_log_load_buffer("arm08", arm08_lines[i], strlen(arm08_lines[i]), &log));
+        assert_ok(at_rec_log_load_buffer("armrec", armrec_lines[i], strlen(armrec_lines[i]), &log));
         assert_int_equal(log->n, 1);
         const at_rec *r = &log->recs[0];
         at_task *t = task_of(r->task_name, r->args_json);
@@ -440,11 +442,11 @@ static void records_check_should_accept_the_real_records(void **state)
         fail();
     }
     char text[1 << 13] = "";
-    for (size_t i = 0; i < sizeof arm08_lines / sizeof arm08_lines[0]; i++) {
-        strcat(text, arm08_lines[i]);
+    for (size_t i = 0; i < sizeof armrec_lines / sizeof armrec_lines[0]; i++) {
+        strcat(text, armrec_lines[i]);
         strcat(text, "\n");
     }
-    snprintf(path, sizeof path, "%s/arm08.log", at_test_tmpdir("arm_cpu_rc"));
+    snprintf(path, sizeof path, "%s/armrec.log", at_test_tmpdir("arm_cpu_rc"));
     at_test_write_file(path, text);
     rc = records_check(path);
     if (rc != 0 || strcmp(out_text, "8/8 records valid\n") != 0) {
