@@ -2,6 +2,7 @@
  * assertions. Only core/ is linked here, so helpers needing other modules live in headers. */
 #include "tests/support/test_support.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,7 +181,8 @@ void at_test_check_golden(const char *rel, const char *text)
     at_free(want);
 }
 
-int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out)
+static int run_captured(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out,
+                        bool with_stderr)
 {
     char cap[4200];
     snprintf(cap, sizeof cap, "%s/out.txt", at_test_tmpdir(tag));
@@ -190,7 +192,7 @@ int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *c
     int fd = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     assert_true(s1 >= 0 && s2 >= 0 && fd >= 0);
     dup2(fd, 1);
-    dup2(fd, 2);
+    if (with_stderr) dup2(fd, 2);
     close(fd);
     char *argv[16];
     char buf[16][256];
@@ -204,7 +206,7 @@ int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *c
     fflush(stdout);
     fflush(stderr);
     dup2(s1, 1);
-    dup2(s2, 2);
+    if (with_stderr) dup2(s2, 2);
     close(s1);
     close(s2);
     at_free(*out);
@@ -212,4 +214,14 @@ int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *c
     *out = at_test_read_file(cap, &len);
     assert_non_null(*out);
     return rc;
+}
+
+int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out)
+{
+    return run_captured(fn, tag, args, n, out, true);
+}
+
+int at_test_run_stdout(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out)
+{
+    return run_captured(fn, tag, args, n, out, false);
 }

@@ -57,4 +57,7 @@ void at_test_check_golden(const char *rel, const char *text);
  * (at_free'd; may be NULL at first) with what it printed and returns fn's exit code. */
 int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out);
 
+/* Same, capturing stdout only (stderr stays the test's). */
+int at_test_run_stdout(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out);
+
 #endif

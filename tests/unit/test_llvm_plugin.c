@@ -4,6 +4,7 @@
  * process's at_malloc, carries error details back and keeps LLVM out of the global symbol scope;
  * then JIT, an uncached PoCL build and run (PoCL's own LLVM in the same process), JIT again. */
 #include "tests/support/test_support.h"
+#include "tests/support/test_llvm_ocl_support.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -21,38 +22,21 @@
 #include "core/arena.h"
 #include "core/strbuf.h"
 
-enum { N = 256 };
+enum { N = AT_TEST_SCALE_N };
 
 static float salt;
-
-/* out[i] = x[i] * k + c, over 4 work-groups of 64 items (a parallel block loop on the JIT). */
-static const at_ir_program *program(at_arena **a, const char *name, float k, float c)
-{
-    assert_ok(at_arena_new(0, a));
-    at_ir_sched *s = at_ir_sched_begin(*a, name);
-    const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, N, AT_IR_INPUT);
-    const at_ir_buffer *out = at_ir_param(s, "out", AT_IR_F32, N, AT_IR_OUTPUT);
-    const at_ir_var *bx = at_ir_var_new(s, "bx", AT_IR_I32), *tx = at_ir_var_new(s, "tx", AT_IR_I32);
-    const at_ir_expr *i = at_ir_add(s, at_ir_mul(s, at_ir_v(s, bx), at_ir_i32(s, 64)), at_ir_v(s, tx));
-    const at_ir_expr *v = at_ir_add(s, at_ir_mul(s, at_ir_load(s, x, i, 1), at_ir_f32(s, k)), at_ir_f32(s, c));
-    at_ir_add_kernel(s, "scale", at_ir_for(s, bx, N / 64, AT_IR_BLOCK_X, at_ir_for(s, tx, 64, AT_IR_THREAD_X, at_ir_store(s, out, i, v))));
-    const at_ir_program *p;
-    assert_ok(at_ir_sched_finish(s, &p));
-    assert_ok(at_ir_verify(p));
-    return p;
-}
 
 static void inputs(float *x)
 {
     for (int i = 0; i < N; i++) x[i] = (float)i / 16 - 3.0f;
 }
 
-/* JITs program(k, salt), runs it on pool and compares with at_ir_interp within 1e-5 relative (not
+/* JITs the scale program (k, salt), runs it on pool and compares with at_ir_interp within 1e-5 relative (not
  * bit for bit: a*b+c may contract to an FMA). */
 static void run_jit(at_llvm_pool *pool, float k)
 {
     at_arena *a;
-    const at_ir_program *p = program(&a, "jit", k, salt);
+    const at_ir_program *p = at_test_scale_program(&a, "jit", k, salt);
     float x[N], out[N], want[N];
     inputs(x);
     void *ibufs[2] = {x, want};
@@ -78,7 +62,7 @@ static void missing_plugin_should_fail_unsupported_naming_the_path(void **state)
         const char *path = "/nonexistent/at-test/autotvm-llvm.so";
         setenv("AT_LLVM_PLUGIN_PATH", path, 1);
         at_arena *a;
-        const at_ir_program *p = program(&a, "missing", 2.0f, 1.0f);
+        const at_ir_program *p = at_test_scale_program(&a, "missing", 2.0f, 1.0f);
         at_llvm_jit *j = (at_llvm_jit *)&j;
         at_status st = at_llvm_jit_new(p, NULL, &j);
         bool ok = st == AT_EUNSUPPORTED && j == NULL && strstr(at_last_error(), path) &&
@@ -100,7 +84,7 @@ static void plugin_jit_should_match_interp_and_share_core(void **state)
     (void)state;
     long live = at_alloc_live(); /* before any pool: its workers free their start blocks late */
     at_arena *a;
-    const at_ir_program *p = program(&a, "core", 3.0f, 0.5f);
+    const at_ir_program *p = at_test_scale_program(&a, "core", 3.0f, 0.5f);
     long with_program = at_alloc_live();
     at_llvm_jit *j;
     assert_ok(at_llvm_jit_new(p, NULL, &j));
@@ -134,32 +118,10 @@ static void plugin_jit_should_match_interp_and_share_core(void **state)
 
 static void run_ocl(at_ocl_ctx *ctx, float k)
 {
-    at_arena *a;
-    const at_ir_program *p = program(&a, "ocl", k, salt);
-    at_ocl_code code;
-    assert_ok(at_ocl_emit(p, &code));
-    at_ocl_prog *prog;
-    char *log = NULL;
-    at_status st = at_ocl_prog_build(ctx, &code, NULL, &prog, &log);
-    if (st != AT_OK) print_error("build log:\n%s\n", log ? log : "(none)");
-    at_free(log);
-    assert_ok(st);
     float x[N], out[N];
     inputs(x);
-    at_ocl_buf *bufs[2];
-    assert_ok(at_ocl_buf_new(ctx, sizeof x, &bufs[0]));
-    assert_ok(at_ocl_buf_new(ctx, sizeof out, &bufs[1]));
-    assert_ok(at_ocl_buf_write(ctx, bufs[0], x));
-    assert_ok(at_ocl_prog_bind(prog, bufs, 2));
-    assert_ok(at_ocl_prog_first_launch(prog)); /* PoCL's code generation */
-    assert_ok(at_ocl_prog_run(prog, 1, NULL));
-    assert_ok(at_ocl_buf_read(ctx, bufs[1], out));
+    at_test_scale_run_ocl(ctx, k, salt, x, out);
     for (int i = 0; i < N; i++) assert_float_equal(out[i], x[i] * k + salt, 1e-3 * (1 + salt));
-    at_ocl_buf_free(bufs[0]);
-    at_ocl_buf_free(bufs[1]);
-    at_ocl_prog_free(prog);
-    at_ocl_code_fini(&code);
-    at_arena_free(a);
 }
 
 static void plugin_jit_and_uncached_opencl_builds_should_share_the_process(void **state)
@@ -187,9 +149,7 @@ static void plugin_jit_and_uncached_opencl_builds_should_share_the_process(void 
 
 int main(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    salt = (float)((getpid() % 997) * 1000 + ts.tv_nsec / 1000000 % 1000) / 8.0f; /* exact in float */
+    salt = at_test_uncached_salt();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(missing_plugin_should_fail_unsupported_naming_the_path),
         cmocka_unit_test(plugin_jit_should_match_interp_and_share_core),

@@ -16,25 +16,11 @@ static char out_text[1 << 16];
 /* Runs at_cmd_records_check("check", path) with stdout captured into out_text. */
 static int check(const char *path_in)
 {
-    char cap[4200], path[4200];
+    char path[4200];
     snprintf(path, sizeof path, "%s", path_in); /* the test helpers share one static buffer */
-    snprintf(cap, sizeof cap, "%s/stdout.txt", at_test_tmpdir("mali_rc_out"));
-    fflush(stdout);
-    int saved = dup(1);
-    int fd = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(saved >= 0 && fd >= 0);
-    dup2(fd, 1);
-    close(fd);
-    char a0[] = "check", a1[4200];
-    snprintf(a1, sizeof a1, "%s", path);
-    char *argv[] = {a0, a1, NULL};
-    int rc = at_cmd_records_check(2, argv);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    size_t len;
-    char *t = at_test_read_file(cap, &len);
-    assert_non_null(t);
+    const char *args[] = {"check", path};
+    char *t = NULL;
+    int rc = at_test_run_stdout(at_cmd_records_check, "mali_rc_out", args, 2, &t);
     snprintf(out_text, sizeof out_text, "%s", t);
     at_free(t);
     return rc;
