@@ -3,6 +3,8 @@
 #include "tests/support/test_support.h"
 
 #include <stdbool.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/clock.h"
 
 void at_test_assert_ok(at_status s, const char *expr, const char *file, int line)
 {
@@ -224,4 +227,67 @@ int at_test_run_captured(int (*fn)(int, char **), const char *tag, const char *c
 int at_test_run_stdout(int (*fn)(int, char **), const char *tag, const char *const *args, size_t n, char **out)
 {
     return run_captured(fn, tag, args, n, out, false);
+}
+
+at_test_daemon at_test_daemon_start(const char *const *args)
+{
+    const char *prog = getenv("AT_AUTOTVM");
+    if (!prog || !*prog) {
+        print_error("AT_AUTOTVM is not set (run through ctest)\n");
+        fail();
+    }
+    char *argv[64];
+    size_t na = 0;
+    memcpy(&argv[na++], &prog, sizeof prog);
+    for (size_t i = 0; args[i]; i++) {
+        assert_true(na < 63);
+        memcpy(&argv[na++], &args[i], sizeof args[i]);
+    }
+    argv[na] = NULL;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(p[1], 1);
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) dup2(devnull, 2);
+        close(p[0]);
+        close(p[1]);
+        execv(prog, argv);
+        _exit(127);
+    }
+    close(p[1]);
+    at_test_daemon d = {pid, p[0], 0};
+    char line[128];
+    size_t n = 0;
+    double end = at_clock_mono_s() + 20;
+    while (n < sizeof line - 1) {
+        struct pollfd pf = {.fd = d.out, .events = POLLIN};
+        int left = (int)((end - at_clock_mono_s()) * 1000);
+        if (left <= 0 || poll(&pf, 1, left) <= 0) fail_msg("%s: no 'bind to' line", args[0]);
+        if (read(d.out, line + n, 1) != 1) fail_msg("%s exited before binding", args[0]);
+        if (line[n] == '\n') break;
+        n++;
+    }
+    line[n] = '\0';
+    assert_int_equal(sscanf(line, "bind to 127.0.0.1:%d", &d.port), 1);
+    return d;
+}
+
+int at_test_daemon_stop(at_test_daemon *d)
+{
+    kill(d->pid, SIGTERM);
+    double end = at_clock_mono_s() + 10;
+    int st = 0;
+    while (waitpid(d->pid, &st, WNOHANG) != d->pid) {
+        if (at_clock_mono_s() > end) {
+            kill(d->pid, SIGKILL);
+            waitpid(d->pid, &st, 0);
+            break;
+        }
+        poll(NULL, 0, 10);
+    }
+    close(d->out);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

@@ -48,6 +48,21 @@ pid_t at_test_cli_start(const char *workdir, const char *const *args);
  * and returns its exit code (128 + signal when killed); prints both streams on a non-zero exit. */
 int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err);
 
+/* A long-running autotvm (tracker / rpc-server) a test started: pid, the read end of its stdout,
+ * and the port of its "bind to 127.0.0.1:PORT" line. */
+typedef struct at_test_daemon {
+    pid_t pid;
+    int   out;
+    int   port;
+} at_test_daemon;
+
+/* Starts the autotvm binary ($AT_AUTOTVM) with args (NULL-terminated), stderr to /dev/null, and
+ * reads its "bind to 127.0.0.1:PORT" line (fails the test after 20 s or if it exits first). */
+at_test_daemon at_test_daemon_start(const char *const *args);
+
+/* SIGTERM, then SIGKILL after 10 s; closes its stdout. Returns its exit code (128 + signal). */
+int at_test_daemon_stop(at_test_daemon *d);
+
 /* Compares text with tests/golden/<rel> (under the source tree), or rewrites the file when
  * AT_UPDATE_GOLDEN=1; on a difference prints the first differing line and fails the test. */
 void at_test_check_golden(const char *rel, const char *text);

@@ -23,118 +23,10 @@
 static char work[4096], cache[4096];
 static char *out_text, *err_text;
 
-static const char *program(void)
-{
-    const char *prog = getenv("AT_AUTOTVM");
-    if (!prog || !*prog) {
-        print_error("AT_AUTOTVM is not set (run through ctest)\n");
-        fail();
-    }
-    return prog;
-}
-
-static void build_argv(const char *const *args, char **argv, size_t cap)
-{
-    const char *prog = program();
-    size_t n = 0;
-    memcpy(&argv[n++], &prog, sizeof prog);
-    for (size_t i = 0; args[i]; i++) {
-        assert_true(n < cap - 1);
-        memcpy(&argv[n++], &args[i], sizeof args[i]);
-    }
-    argv[n] = NULL;
-}
-
 /* Runs autotvm to its end; stdout/stderr land in out_text/err_text. */
 static int run(const char *const *args)
 {
-    char out_path[4200], err_path[4200];
-    snprintf(out_path, sizeof out_path, "%s/stdout", work);
-    snprintf(err_path, sizeof err_path, "%s/stderr", work);
-    char *argv[48];
-    build_argv(args, argv, 48);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0) _exit(127);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    at_free(out_text);
-    at_free(err_text);
-    out_text = at_test_read_file(out_path, NULL);
-    err_text = at_test_read_file(err_path, NULL);
-    assert_non_null(out_text);
-    assert_non_null(err_text);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-typedef struct daemon_proc {
-    pid_t pid;
-    int   out;
-    int   port;
-} daemon_proc;
-
-/* Starts a long-running autotvm (tracker / rpc-server) and reads its "bind to 127.0.0.1:PORT". */
-static daemon_proc start(const char *const *args)
-{
-    char *argv[48];
-    build_argv(args, argv, 48);
-    int p[2];
-    assert_int_equal(pipe(p), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(p[1], 1);
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0) dup2(devnull, 2);
-        close(p[0]);
-        close(p[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(p[1]);
-    daemon_proc d = {pid, p[0], 0};
-    char line[128];
-    size_t n = 0;
-    double end = at_clock_mono_s() + 20;
-    while (n < sizeof line - 1) {
-        struct pollfd pf = {.fd = d.out, .events = POLLIN};
-        int left = (int)((end - at_clock_mono_s()) * 1000);
-        if (left <= 0 || poll(&pf, 1, left) <= 0) fail_msg("%s: no 'bind to' line", args[0]);
-        if (read(d.out, line + n, 1) != 1) fail_msg("%s exited before binding", args[0]);
-        if (line[n] == '\n') break;
-        n++;
-    }
-    line[n] = '\0';
-    assert_int_equal(sscanf(line, "bind to 127.0.0.1:%d", &d.port), 1);
-    return d;
-}
-
-static int stop(daemon_proc *d)
-{
-    kill(d->pid, SIGTERM);
-    double end = at_clock_mono_s() + 10;
-    int st = 0;
-    for (;;) {
-        pid_t r = waitpid(d->pid, &st, WNOHANG);
-        if (r == d->pid) break;
-        if (at_clock_mono_s() > end) {
-            kill(d->pid, SIGKILL);
-            waitpid(d->pid, &st, 0);
-            break;
-        }
-        poll(NULL, 0, 10);
-    }
-    close(d->out);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
 }
 
 static void wait_registered(int tracker_port, int n_servers)
@@ -180,12 +72,12 @@ static void parse_lines(const int64_t *want, size_t n, double *costs)
 static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void **state)
 {
     (void)state;
-    daemon_proc tracker = start((const char *const[]){"tracker", "--port", "0", NULL});
+    at_test_daemon tracker = at_test_daemon_start((const char *const[]){"tracker", "--port", "0", NULL});
     char taddr[64];
     snprintf(taddr, sizeof taddr, "127.0.0.1:%d", tracker.port);
-    daemon_proc s1 = start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
+    at_test_daemon s1 = at_test_daemon_start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
                                                  "--cache-dir", cache, NULL});
-    daemon_proc s2 = start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
+    at_test_daemon s2 = at_test_daemon_start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
                                                  "--cache-dir", cache, "--silent", NULL});
     wait_registered(tracker.port, 2);
 
@@ -220,9 +112,9 @@ static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void *
     assert_int_equal(run(again), 0);
     parse_lines(want + 1, 1, remote);
 
-    assert_int_equal(stop(&s1), 0);
-    assert_int_equal(stop(&s2), 0);
-    stop(&tracker);
+    assert_int_equal(at_test_daemon_stop(&s1), 0);
+    assert_int_equal(at_test_daemon_stop(&s2), 0);
+    at_test_daemon_stop(&tracker);
 }
 
 static void rpc_options_should_be_checked(void **state)

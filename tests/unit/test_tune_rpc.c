@@ -23,122 +23,28 @@ static char work[4096], cache[4096];
 static char *out_text, *err_text;
 
 /* the tracker and servers started by the running test; the teardown stops those still alive */
-static pid_t daemons[4];
-static int daemon_fds[4];
+static at_test_daemon daemons[4];
 static size_t n_daemons;
-
-static const char *program(void)
-{
-    const char *prog = getenv("AT_AUTOTVM");
-    if (!prog || !*prog) {
-        print_error("AT_AUTOTVM is not set (run through ctest)\n");
-        fail();
-    }
-    return prog;
-}
-
-static void build_argv(const char *const *args, char **argv, size_t cap)
-{
-    const char *prog = program();
-    size_t n = 0;
-    memcpy(&argv[n++], &prog, sizeof prog);
-    for (size_t i = 0; args[i]; i++) {
-        assert_true(n < cap - 1);
-        memcpy(&argv[n++], &args[i], sizeof args[i]);
-    }
-    argv[n] = NULL;
-}
 
 /* Runs autotvm to its end; stdout/stderr land in out_text/err_text. */
 static int run(const char *const *args)
 {
-    char out_path[4200], err_path[4200];
-    snprintf(out_path, sizeof out_path, "%s/stdout", work);
-    snprintf(err_path, sizeof err_path, "%s/stderr", work);
-    char *argv[48];
-    build_argv(args, argv, 48);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0) _exit(127);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    at_free(out_text);
-    at_free(err_text);
-    out_text = at_test_read_file(out_path, NULL);
-    err_text = at_test_read_file(err_path, NULL);
-    assert_non_null(out_text);
-    assert_non_null(err_text);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
 }
 
 /* Starts a long-running autotvm (tracker / rpc-server), records it for the teardown and returns
  * the port of its "bind to 127.0.0.1:PORT" line. */
 static int start(const char *const *args)
 {
-    char *argv[48];
-    build_argv(args, argv, 48);
     assert_true(n_daemons < sizeof daemons / sizeof daemons[0]);
-    int p[2];
-    assert_int_equal(pipe(p), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(p[1], 1);
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0) dup2(devnull, 2);
-        close(p[0]);
-        close(p[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(p[1]);
-    daemons[n_daemons] = pid;
-    daemon_fds[n_daemons++] = p[0];
-    char line[128];
-    size_t n = 0;
-    double end = at_clock_mono_s() + 20;
-    while (n < sizeof line - 1) {
-        struct pollfd pf = {.fd = p[0], .events = POLLIN};
-        int left = (int)((end - at_clock_mono_s()) * 1000);
-        if (left <= 0 || poll(&pf, 1, left) <= 0) fail_msg("%s: no 'bind to' line", args[0]);
-        if (read(p[0], line + n, 1) != 1) fail_msg("%s exited before binding", args[0]);
-        if (line[n] == '\n') break;
-        n++;
-    }
-    line[n] = '\0';
-    int port = 0;
-    assert_int_equal(sscanf(line, "bind to 127.0.0.1:%d", &port), 1);
-    return port;
+    daemons[n_daemons] = at_test_daemon_start(args);
+    return daemons[n_daemons++].port;
 }
 
-/* SIGTERM, then SIGKILL after 10 s; the servers first (last started, first stopped). */
+/* The servers first (last started, first stopped). */
 static void stop_all(void)
 {
-    while (n_daemons > 0) {
-        n_daemons--;
-        pid_t pid = daemons[n_daemons];
-        kill(pid, SIGTERM);
-        double end = at_clock_mono_s() + 10;
-        int st = 0;
-        while (waitpid(pid, &st, WNOHANG) != pid) {
-            if (at_clock_mono_s() > end) {
-                kill(pid, SIGKILL);
-                waitpid(pid, &st, 0);
-                break;
-            }
-            poll(NULL, 0, 10);
-        }
-        close(daemon_fds[n_daemons]);
-    }
+    while (n_daemons > 0) at_test_daemon_stop(&daemons[--n_daemons]);
 }
 
 static void wait_registered(int tracker_port, int n_servers)
