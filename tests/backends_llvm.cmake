@@ -13,14 +13,13 @@ if(AT_WITH_OPENCL)
     set(_t test_llvm_ocl_${order}_first)
     at_add_test(${_t} LABELS e2e device DEPS backends_llvm backends_opencl TIMEOUT 120
       SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_llvm_ocl.c)
-    set_property(TEST ${_t} APPEND PROPERTY ENVIRONMENT "AT_LLVM_OCL_ORDER=${order}"
-      "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+    set_property(TEST ${_t} APPEND PROPERTY ENVIRONMENT "AT_LLVM_OCL_ORDER=${order}")
+    at_test_in_process_opencl(${_t})
   endforeach()
 endif()
 # The plugin build (autotvm-llvm.so through at_backends_llvm_plugin_loader, no LLVM linked): JIT vs
 # the interpreter, shared core, missing plugin, and uncached PoCL builds in the same process.
 if(AT_WITH_OPENCL AND TARGET at_backends_llvm_plugin_loader)
   at_add_test(test_llvm_plugin LABELS e2e device DEPS backends_llvm_plugin_loader backends_opencl TIMEOUT 120)
-  set_property(TEST test_llvm_plugin APPEND PROPERTY ENVIRONMENT
-    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+  at_test_in_process_opencl(test_llvm_plugin)
 endif()

@@ -13,4 +13,5 @@ if(TARGET at_measure)
   at_add_test(test_conformance_mali_real LABELS device DEPS measure records TIMEOUT 3600
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_conformance_mali_ocl.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/mali_cases.c)
   target_compile_definitions(test_conformance_mali_real PRIVATE MALI_REAL_SHAPES=1)
+  at_test_in_process_opencl(test_conformance_mali_pocl test_conformance_mali_real)
 endif()

@@ -9,6 +9,5 @@ if(TARGET at_networks)
 endif()
 if(TARGET at_networks AND AT_WITH_OPENCL)
   at_add_test(test_net_ocl LABELS e2e device DEPS tune TIMEOUT 300)
-  set_property(TEST test_net_ocl APPEND PROPERTY ENVIRONMENT
-    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+  at_test_in_process_opencl(test_net_ocl)
 endif()

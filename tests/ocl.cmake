@@ -5,6 +5,5 @@ at_add_test(test_ocl_codegen LABELS unit DEPS backends_opencl templates
 if(AT_WITH_OPENCL)
   at_add_test(test_ocl_device LABELS e2e device DEPS backends_opencl templates TIMEOUT 120
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_ocl_device.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_ocl_programs.c)
-  set_property(TEST test_ocl_device APPEND PROPERTY ENVIRONMENT
-    "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/ocl.lsan.supp:print_suppressions=0")
+  at_test_in_process_opencl(test_ocl_device)
 endif()
