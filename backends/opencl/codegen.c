@@ -14,6 +14,7 @@
 #include "backends/opencl/opencl.h"
 #include "core/alloc.h"
 #include "core/strbuf.h"
+#include "ir/affine.h"
 #include "ir/vec.h"
 
 typedef struct decl {
@@ -33,6 +34,8 @@ typedef struct cg {
     int64_t             *cval;
     bool                *varying;   /* by var id: a let holding a vector inside a vectorized loop */
     int                 *decl_depth;/* by var id: C block depth of its declaration, -1 if none */
+    uint32_t            *bind_seq;  /* by var id: order in which its loop or let was entered */
+    uint32_t             n_bound;
     decl                *decls;
     size_t               n_decls, cap_decls;
     int                  depth;     /* C block depth (and indentation) */
@@ -575,6 +578,88 @@ static void lane_suffix(cg *c, int lane)
 }
 
 /* A scalar expression, or an expression whose type the IR already made a vector. */
+/* Latest binding among the variables of e (0 for none): orders an affine form's terms. */
+static uint32_t last_bound(const cg *c, const at_ir_expr *e)
+{
+    uint32_t m = 0, x;
+    switch (e->kind) {
+    case AT_IR_VAR: return c->bind_seq[e->u.var->id];
+    case AT_IR_BINARY:
+        m = last_bound(c, e->u.bin.a);
+        x = last_bound(c, e->u.bin.b);
+        return m > x ? m : x;
+    case AT_IR_UNARY: return last_bound(c, e->u.un.a);
+    case AT_IR_CAST: return last_bound(c, e->u.cast.a);
+    case AT_IR_LOAD: return last_bound(c, e->u.load.index);
+    case AT_IR_SELECT:
+        m = last_bound(c, e->u.select.cond);
+        x = last_bound(c, e->u.select.t);
+        m = m > x ? m : x;
+        x = last_bound(c, e->u.select.f);
+        return m > x ? m : x;
+    case AT_IR_CALL:
+        for (size_t i = 0; i < e->u.call.n_args; i++) {
+            x = last_bound(c, e->u.call.args[i]);
+            m = m > x ? m : x;
+        }
+        return m;
+    case AT_IR_INT_IMM: case AT_IR_FLOAT_IMM: case AT_IR_BROADCAST: case AT_IR_LANE: case AT_IR_VECTOR:
+    case AT_IR_EXPR_KIND_COUNT:
+    default: return 0;
+    }
+}
+
+/* Prints integer e as its affine form, TVM's canonical index: terms of outer bindings first, the
+ * constant last, so the accesses of an unrolled block differ only in that constant. Only forms
+ * whose coefficients are all positive (indices; no term then overflows where e does not); false
+ * (nothing printed) otherwise, or when e is one atom already. */
+static bool affine(cg *c, const at_ir_expr *e)
+{
+    at_ir_affine f;
+    if (!at_ir_affine_collect(e, cint_fn, c, &f) || f.n == 0) return false;
+    if (f.n == 1 && f.terms[0].coeff == 1 && f.constant == 0 && f.terms[0].atom == e) return false;
+    uint32_t key[AT_IR_AFFINE_MAX_TERMS];
+    for (size_t i = 0; i < f.n; i++) {
+        if (f.terms[i].coeff < 0) return false;
+        key[i] = last_bound(c, f.terms[i].atom);
+    }
+    for (size_t i = 1; i < f.n; i++) /* stable insertion sort by binding order */
+        for (size_t j = i; j > 0 && key[j - 1] > key[j]; j--) {
+            at_ir_affine_term t = f.terms[j];
+            f.terms[j] = f.terms[j - 1];
+            f.terms[j - 1] = t;
+            uint32_t k = key[j];
+            key[j] = key[j - 1];
+            key[j - 1] = k;
+        }
+    bool paren = f.n > 1 || f.constant != 0;
+    if (paren) at_strbuf_putc(c->sb, '(');
+    for (size_t i = 0; i < f.n; i++) {
+        if (i) at_strbuf_puts(c->sb, " + ");
+        if (f.terms[i].coeff == 1) {
+            scalar(c, f.terms[i].atom);
+            continue;
+        }
+        at_strbuf_putc(c->sb, '(');
+        scalar(c, f.terms[i].atom);
+        at_strbuf_puts(c->sb, " * ");
+        print_int(c, e->type, f.terms[i].coeff);
+        at_strbuf_putc(c->sb, ')');
+    }
+    if (f.constant > 0) {
+        at_strbuf_puts(c->sb, " + ");
+        print_int(c, e->type, f.constant);
+    } else if (f.constant < 0 && f.constant > INT64_MIN) {
+        at_strbuf_puts(c->sb, " - ");
+        print_int(c, e->type, -f.constant);
+    } else if (f.constant < 0) {
+        at_strbuf_puts(c->sb, " + ");
+        print_int(c, e->type, f.constant);
+    }
+    if (paren) at_strbuf_putc(c->sb, ')');
+    return true;
+}
+
 static void scalar(cg *c, const at_ir_expr *e)
 {
     char tb[16];
@@ -604,6 +689,7 @@ static void scalar(cg *c, const at_ir_expr *e)
         at_ir_binop op = e->u.bin.op;
         const at_ir_expr *a = e->u.bin.a, *b = e->u.bin.b;
         at_ir_type t = a->type;
+        if ((op == AT_IR_ADD || op == AT_IR_SUB || op == AT_IR_MUL) && affine(c, e)) return;
         bool flt = at_ir_type_is_float(t);
         int64_t ka = 1, kb = 1;
         bool ca = cint(c, a, &ka), cb = cint(c, b, &kb);
@@ -866,6 +952,16 @@ static void stmt(cg *c, const at_ir_stmt *s)
     case AT_IR_FOR: {
         const at_ir_var *v = s->u.loop.var;
         at_ir_for_kind kind = s->u.loop.kind;
+        c->bind_seq[v->id] = ++c->n_bound;
+        if (s->u.loop.extent == 1) {
+            /* one iteration (or one group / work-item along a dimension): the index is the
+             * constant 0, as TVM's simplifier removes such loops; the launch keeps the dimension */
+            c->cbound[v->id] = true;
+            c->cval[v->id] = 0;
+            stmt(c, s->u.loop.body);
+            c->cbound[v->id] = false;
+            return;
+        }
         if (at_ir_for_kind_is_binding(kind)) {
             int d = (int)((kind - AT_IR_BLOCK_X) % 3);
             indent(c);
@@ -927,6 +1023,7 @@ static void stmt(cg *c, const at_ir_stmt *s)
     case AT_IR_LET: {
         const at_ir_var *v = s->u.let.var;
         bool vec = c->vvar && varies(c, s->u.let.value);
+        c->bind_seq[v->id] = ++c->n_bound;
         indent(c);
         if (declare(c, v))
             at_strbuf_printf(c->sb, "%s ", tname(c, vec ? at_ir_type_with_lanes(v->type, c->vlanes) : v->type, tb));
@@ -1086,11 +1183,12 @@ at_status at_ocl_emit(const at_ir_program *p, at_ocl_code *out)
     c.cval = at_calloc(n_vars, sizeof *c.cval);
     c.varying = at_calloc(n_vars, sizeof *c.varying);
     c.decl_depth = at_malloc(n_vars * sizeof *c.decl_depth);
+    c.bind_seq = at_calloc(n_vars, sizeof *c.bind_seq);
     bool *used = at_calloc(c.n_buf_ids + 1, sizeof *used);
     at_ocl_code code = {0};
     code.kernels = at_calloc(p->n_kernels + 1, sizeof *code.kernels);
     at_status st = AT_OK;
-    if (!c.var_names || !c.buf_names || !c.cbound || !c.cval || !c.varying || !c.decl_depth || !used || !code.kernels) {
+    if (!c.var_names || !c.buf_names || !c.cbound || !c.cval || !c.varying || !c.decl_depth || !c.bind_seq || !used || !code.kernels) {
         st = AT_OOM();
         goto done;
     }
@@ -1126,6 +1224,7 @@ done:
     at_free(c.cval);
     at_free(c.varying);
     at_free(c.decl_depth);
+    at_free(c.bind_seq);
     at_free(c.decls);
     at_free(used);
     at_strbuf_fini(&body);

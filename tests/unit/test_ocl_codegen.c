@@ -231,9 +231,53 @@ static void identifiers_should_be_sanitized_and_unique(void **state)
     assert_non_null(strstr(c.source, "for (int int_ = 0;"));
     assert_non_null(strstr(c.source, "for (int i_inner = 0;"));
     assert_non_null(strstr(c.source, "for (int i_inner_1 = 0;"));
-    assert_non_null(strstr(c.source, "float4_[((((int_ * 4) + (i_inner * 2))) + i_inner_1)]") ||
-                    strstr(c.source, "float4_[(((int_ * 4) + (i_inner * 2)) + i_inner_1)]"));
+    /* indices print in affine form, outer loops' terms first */
+    assert_non_null(strstr(c.source, "float4_[((int_ * 4) + (i_inner * 2) + i_inner_1)]"));
     at_ocl_code_fini(&c);
+    at_arena_free(a);
+}
+
+/* The conv accumulator's mixed-radix index ((((c * 7 + h) * 8 + vh) * 2 + vw) with vh, vw unrolled
+ * and a one-group blockIdx.z: every unrolled access prints as one shared base plus a constant, the
+ * extent-1 binding as 0 (no get_group_id), a div/mod stays an atom of the form, and a form with a
+ * negative coefficient keeps the nested text. */
+static void indices_should_print_as_affine_forms_with_unit_loops_as_zero(void **state)
+{
+    (void)state;
+    at_arena *a;
+    assert_ok(at_arena_new(0, &a));
+    at_ir_sched *s = at_ir_sched_begin(a, "affine");
+    const at_ir_buffer *out = at_ir_param(s, "out", AT_IR_F32, 4096, AT_IR_OUTPUT);
+    const at_ir_buffer *in = at_ir_param(s, "in", AT_IR_F32, 4096, AT_IR_INPUT);
+    const at_ir_var *bz = at_ir_var_new(s, "bz", AT_IR_I32), *c = at_ir_var_new(s, "c", AT_IR_I32),
+                    *h = at_ir_var_new(s, "h", AT_IR_I32), *vh = at_ir_var_new(s, "vh", AT_IR_I32),
+                    *vw = at_ir_var_new(s, "vw", AT_IR_I32);
+    const at_ir_expr *cc = at_ir_add(s, at_ir_mul(s, at_ir_v(s, bz), at_ir_i32(s, 4)), at_ir_v(s, c));
+    const at_ir_expr *idx = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_add(s,
+                                      at_ir_mul(s, cc, at_ir_i32(s, 7)), at_ir_v(s, h)), at_ir_i32(s, 8)), at_ir_v(s, vh)),
+                                      at_ir_i32(s, 2)), at_ir_v(s, vw)), at_ir_i32(s, 1)), at_ir_i32(s, 0));
+    const at_ir_expr *src = at_ir_add(s, at_ir_mul(s, at_ir_div(s, at_ir_v(s, h), at_ir_i32(s, 2)), at_ir_i32(s, 3)),
+                                      at_ir_sub(s, at_ir_add(s, at_ir_v(s, vw), at_ir_i32(s, 5)), at_ir_i32(s, 1)));
+    const at_ir_expr *neg = at_ir_sub(s, at_ir_mul(s, at_ir_v(s, c), at_ir_i32(s, 8)), at_ir_v(s, h));
+    const at_ir_stmt *st = at_ir_seq2(s, at_ir_store(s, out, idx, at_ir_load(s, in, src, 1)),
+                                      at_ir_store(s, out, at_ir_add(s, neg, at_ir_i32(s, 100)), at_ir_f32(s, 0)));
+    st = at_ir_for(s, vw, 2, AT_IR_UNROLLED, st);
+    st = at_ir_for(s, vh, 2, AT_IR_UNROLLED, st);
+    st = at_ir_for(s, h, 7, AT_IR_SERIAL, st);
+    st = at_ir_for(s, c, 4, AT_IR_THREAD_X, st);
+    at_ir_add_kernel(s, "k", at_ir_for(s, bz, 1, AT_IR_BLOCK_Z, st));
+    const at_ir_program *p;
+    assert_ok(at_ir_sched_finish(s, &p));
+    assert_ok(at_ir_verify(p));
+    at_ocl_code code;
+    assert_ok(at_ocl_emit(p, &code));
+    assert_null(strstr(code.source, "get_group_id"));
+    assert_int_equal(code.kernels[0].lws[2], 1); /* the launch keeps the dimension */
+    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16))] = in[(((h / 2) * 3) + 4)];"));
+    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16) + 1)] = in[(((h / 2) * 3) + 5)];"));
+    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16) + 3)] = in[(((h / 2) * 3) + 5)];"));
+    assert_non_null(strstr(code.source, "out[(((c * 8) - h) + 100)] = 0.0f;"));
+    at_ocl_code_fini(&code);
     at_arena_free(a);
 }
 
@@ -313,6 +357,7 @@ int main(void)
         cmocka_unit_test(vectorized_loops_should_use_vector_code_or_unroll),
         cmocka_unit_test(unroll_local_and_kernels_should_emit_their_constructs),
         cmocka_unit_test(identifiers_should_be_sanitized_and_unique),
+        cmocka_unit_test(indices_should_print_as_affine_forms_with_unit_loops_as_zero),
         cmocka_unit_test(unsupported_constructs_should_fail_with_a_reason),
         cmocka_unit_test(emit_should_survive_every_allocation_failure),
     };

@@ -5,7 +5,7 @@ void axpy(__global float* restrict alpha, __global float* restrict x, __global f
   int bx = (int)get_group_id(0);
   int tx = (int)get_local_id(0);
   {
-    vstore4(((((float4)(alpha[0])) * vload4(0, x + (((bx * 8) + tx) * 4))) + vload4(0, y + (((bx * 8) + tx) * 4))), 0, out + (((bx * 8) + tx) * 4));
+    vstore4(((((float4)(alpha[0])) * vload4(0, x + ((bx * 32) + (tx * 4)))) + vload4(0, y + ((bx * 32) + (tx * 4)))), 0, out + ((bx * 32) + (tx * 4)));
   }
 }
 
@@ -16,26 +16,26 @@ void mixed(__global float* restrict x, __global int* restrict k, __global float*
   int bx = (int)get_group_id(0);
   int tx = (int)get_local_id(0);
   {
-    float8 t = (((float8)(x[((((bx * 4) + tx) * 8) * 2)], x[(((((bx * 4) + tx) * 8) + 1) * 2)], x[(((((bx * 4) + tx) * 8) + 2) * 2)], x[(((((bx * 4) + tx) * 8) + 3) * 2)], x[(((((bx * 4) + tx) * 8) + 4) * 2)], x[(((((bx * 4) + tx) * 8) + 5) * 2)], x[(((((bx * 4) + tx) * 8) + 6) * 2)], x[(((((bx * 4) + tx) * 8) + 7) * 2)])) * ((float8)(2.0f)));
-    float sc = (x[(((bx * 4) + tx) * 8)] + 1.0f);
-    out[(((((bx * 4) + tx) * 8) * 2) + 1)] = ((t.s0 > 1.0f) ? t.s0 : sc);
-    out[((((((bx * 4) + tx) * 8) + 1) * 2) + 1)] = ((t.s1 > 1.0f) ? t.s1 : sc);
-    out[((((((bx * 4) + tx) * 8) + 2) * 2) + 1)] = ((t.s2 > 1.0f) ? t.s2 : sc);
-    out[((((((bx * 4) + tx) * 8) + 3) * 2) + 1)] = ((t.s3 > 1.0f) ? t.s3 : sc);
-    out[((((((bx * 4) + tx) * 8) + 4) * 2) + 1)] = ((t.s4 > 1.0f) ? t.s4 : sc);
-    out[((((((bx * 4) + tx) * 8) + 5) * 2) + 1)] = ((t.s5 > 1.0f) ? t.s5 : sc);
-    out[((((((bx * 4) + tx) * 8) + 6) * 2) + 1)] = ((t.s6 > 1.0f) ? t.s6 : sc);
-    out[((((((bx * 4) + tx) * 8) + 7) * 2) + 1)] = ((t.s7 > 1.0f) ? t.s7 : sc);
-    out[((((bx * 4) + tx) * 8) * 2)] = t.s0;
-    out[(((((bx * 4) + tx) * 8) + 1) * 2)] = t.s1;
-    out[(((((bx * 4) + tx) * 8) + 2) * 2)] = t.s2;
-    out[(((((bx * 4) + tx) * 8) + 3) * 2)] = t.s3;
-    out[(((((bx * 4) + tx) * 8) + 4) * 2)] = t.s4;
-    out[(((((bx * 4) + tx) * 8) + 5) * 2)] = t.s5;
-    out[(((((bx * 4) + tx) * 8) + 6) * 2)] = t.s6;
-    out[(((((bx * 4) + tx) * 8) + 7) * 2)] = t.s7;
-    vstore8((fmax(fmin(t, ((float8)(1.5f))), convert_float8(vload8(0, k + (((bx * 4) + tx) * 8)))) + fabs((t - ((float8)(sc))))), 0, out2 + (((bx * 4) + tx) * 8));
-    vstore8((((vload8(0, k + (((bx * 4) + tx) * 8)) * ((int8)(3))) + ((int8)(0, 1, 2, 3, 4, 5, 6, 7))) % ((int8)(5))), 0, iout + (((bx * 4) + tx) * 8));
+    float8 t = (((float8)(x[((bx * 64) + (tx * 16))], x[((bx * 64) + (tx * 16) + 2)], x[((bx * 64) + (tx * 16) + 4)], x[((bx * 64) + (tx * 16) + 6)], x[((bx * 64) + (tx * 16) + 8)], x[((bx * 64) + (tx * 16) + 10)], x[((bx * 64) + (tx * 16) + 12)], x[((bx * 64) + (tx * 16) + 14)])) * ((float8)(2.0f)));
+    float sc = (x[((bx * 32) + (tx * 8))] + 1.0f);
+    out[((bx * 64) + (tx * 16) + 1)] = ((t.s0 > 1.0f) ? t.s0 : sc);
+    out[((bx * 64) + (tx * 16) + 3)] = ((t.s1 > 1.0f) ? t.s1 : sc);
+    out[((bx * 64) + (tx * 16) + 5)] = ((t.s2 > 1.0f) ? t.s2 : sc);
+    out[((bx * 64) + (tx * 16) + 7)] = ((t.s3 > 1.0f) ? t.s3 : sc);
+    out[((bx * 64) + (tx * 16) + 9)] = ((t.s4 > 1.0f) ? t.s4 : sc);
+    out[((bx * 64) + (tx * 16) + 11)] = ((t.s5 > 1.0f) ? t.s5 : sc);
+    out[((bx * 64) + (tx * 16) + 13)] = ((t.s6 > 1.0f) ? t.s6 : sc);
+    out[((bx * 64) + (tx * 16) + 15)] = ((t.s7 > 1.0f) ? t.s7 : sc);
+    out[((bx * 64) + (tx * 16))] = t.s0;
+    out[((bx * 64) + (tx * 16) + 2)] = t.s1;
+    out[((bx * 64) + (tx * 16) + 4)] = t.s2;
+    out[((bx * 64) + (tx * 16) + 6)] = t.s3;
+    out[((bx * 64) + (tx * 16) + 8)] = t.s4;
+    out[((bx * 64) + (tx * 16) + 10)] = t.s5;
+    out[((bx * 64) + (tx * 16) + 12)] = t.s6;
+    out[((bx * 64) + (tx * 16) + 14)] = t.s7;
+    vstore8((fmax(fmin(t, ((float8)(1.5f))), convert_float8(vload8(0, k + ((bx * 32) + (tx * 8))))) + fabs((t - ((float8)(sc))))), 0, out2 + ((bx * 32) + (tx * 8)));
+    vstore8((((vload8(0, k + ((bx * 32) + (tx * 8))) * ((int8)(3))) + ((int8)(0, 1, 2, 3, 4, 5, 6, 7))) % ((int8)(5))), 0, iout + ((bx * 32) + (tx * 8)));
   }
 }
 
@@ -107,9 +107,9 @@ void transpose(__global float* restrict in, __global float* restrict out, __glob
   int bx = (int)get_group_id(0);
   int ty = (int)get_local_id(1);
   int tx = (int)get_local_id(0);
-  tile[((ty * 8) + tx)] = in[((((by * 8) + ty) * 16) + ((bx * 8) + tx))];
+  tile[((ty * 8) + tx)] = in[((by * 128) + (bx * 8) + (ty * 16) + tx)];
   barrier(CLK_LOCAL_MEM_FENCE);
-  out[((((bx * 8) + ty) * 16) + ((by * 8) + tx))] = tile[((tx * 8) + ty)];
+  out[((by * 8) + (bx * 128) + (ty * 16) + tx)] = tile[(ty + (tx * 8))];
   {
     acc[0] = tile[((tx * 8) + (ty % 8))];
   }
@@ -122,16 +122,16 @@ void transpose(__global float* restrict in, __global float* restrict out, __glob
   {
     acc[3] = tile[((tx * 8) + ((ty + 3) % 8))];
   }
-  sum[((((by * 8) + ty) * 16) + ((bx * 8) + tx))] = 0.0f;
+  sum[((by * 128) + (bx * 8) + (ty * 16) + tx)] = 0.0f;
   #pragma unroll
   for (int q = 0; q < 4; ++q) {
-    sum[((((by * 8) + ty) * 16) + ((bx * 8) + tx))] = (sum[((((by * 8) + ty) * 16) + ((bx * 8) + tx))] + acc[q]);
+    sum[((by * 128) + (bx * 8) + (ty * 16) + tx)] = (sum[((by * 128) + (bx * 8) + (ty * 16) + tx)] + acc[q]);
   }
   {
-    pair[(((((by * 8) + ty) * 16) + ((bx * 8) + tx)) * 2)] = (in[((((by * 8) + ty) * 16) + ((bx * 8) + tx))] * 1.0f);
+    pair[((by * 256) + (bx * 16) + (ty * 32) + (tx * 2))] = (in[((by * 128) + (bx * 8) + (ty * 16) + tx)] * 1.0f);
   }
   {
-    pair[((((((by * 8) + ty) * 16) + ((bx * 8) + tx)) * 2) + 1)] = (in[((((by * 8) + ty) * 16) + ((bx * 8) + tx))] * 2.0f);
+    pair[((by * 256) + (bx * 16) + (ty * 32) + (tx * 2) + 1)] = (in[((by * 128) + (bx * 8) + (ty * 16) + tx)] * 2.0f);
   }
 }
 
@@ -144,16 +144,16 @@ __kernel __attribute__((reqd_work_group_size(17, 1, 1)))
 void pad(__global float* restrict in, __global float* restrict pad) {
   int g = (int)get_group_id(0);
   int t = (int)get_local_id(0);
-  pad[((g * 17) + t)] = (((((g * 17) + t) >= 1) && (((g * 17) + t) <= 32)) ? in[(((g * 17) + t) - 1)] : 0.0f);
+  pad[((g * 17) + t)] = (((((g * 17) + t) >= 1) && (((g * 17) + t) <= 32)) ? in[((g * 17) + t - 1)] : 0.0f);
 }
 
 __kernel __attribute__((reqd_work_group_size(8, 1, 1)))
 void stencil(__global float* restrict out, __global double* restrict dout, __global float* restrict pad) {
   int g_1 = (int)get_group_id(0);
   int t_1 = (int)get_local_id(0);
-  out[((g_1 * 8) + t_1)] = ((pad[((g_1 * 8) + t_1)] + pad[(((g_1 * 8) + t_1) + 1)]) + pad[(((g_1 * 8) + t_1) + 2)]);
+  out[((g_1 * 8) + t_1)] = ((pad[((g_1 * 8) + t_1)] + pad[((g_1 * 8) + t_1 + 1)]) + pad[((g_1 * 8) + t_1 + 2)]);
   long w = ((long)((g_1 * 8) + t_1));
-  dout[w] = (((double)pad[(((g_1 * 8) + t_1) + 1)]) * 0.10000000000000001);
+  dout[w] = (((double)pad[((g_1 * 8) + t_1 + 1)]) * 0.10000000000000001);
 }
 
 // ==== ir_vectors

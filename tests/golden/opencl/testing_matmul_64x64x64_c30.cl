@@ -7,7 +7,7 @@ void default_function_kernel(__global float* restrict A, __global float* restric
   int tx = (int)get_local_id(0);
   C_local[0] = 0.0f;
   for (int k = 0; k < 64; ++k) {
-    C_local[0] = (C_local[0] + (A[((((by * 4) + ty) * 64) + k)] * B[((k * 64) + ((bx * 16) + tx))]));
+    C_local[0] = (C_local[0] + (A[((by * 256) + (ty * 64) + k)] * B[((bx * 16) + tx + (k * 64))]));
   }
-  C[((((by * 4) + ty) * 64) + ((bx * 16) + tx))] = C_local[0];
+  C[((by * 256) + (bx * 16) + (ty * 64) + tx)] = C_local[0];
 }
