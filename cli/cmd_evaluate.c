@@ -239,6 +239,16 @@ int at_cmd_evaluate(int argc, char **argv)
     if (at_net_vta_target_is(target)) return evaluate_vta(&o, host);
     if (host) return at_cli_usage_error("evaluate", "--host applies to --target vta only");
     at_status st = at_net_target_parse(target, &o.target);
-    if (st != AT_OK) return at_cli_fail(st);
+    if (st == AT_OK) {
+        /* an unknown network (or one these options cannot build) is a usage error, found before
+         * the parameters are made and the device opened */
+        at_net_opts probe = o.net;
+        probe.params = false;
+        at_net *net = NULL;
+        st = at_net_build(o.network, &probe, &net);
+        at_net_free(net);
+    }
+    if (st == AT_ENOMEM) return at_cli_fail(st);
+    if (st != AT_OK) return at_cli_usage_error("evaluate", "%s", at_last_error());
     return at_cli_evaluate(&o);
 }

@@ -191,7 +191,11 @@ int at_cmd_measure(int argc, char **argv)
     at_strbuf args_json;
     at_strbuf_init(&args_json);
     at_status st = configs && inputs && results ? AT_OK : AT_OOM();
-    if (st == AT_OK) st = at_task_create(pos[0], on_cpu ? AT_TARGET_LLVM : AT_TARGET_OPENCL, args, &task);
+    int usage_rc = 0; /* an unknown template or bad --args */
+    if (st == AT_OK) {
+        st = at_task_create(pos[0], on_cpu ? AT_TARGET_LLVM : AT_TARGET_OPENCL, args, &task);
+        if (st != AT_OK && st != AT_ENOMEM) usage_rc = at_cli_usage_error("measure", "%s", at_last_error());
+    }
     for (size_t i = 0; i < n && st == AT_OK; i++) {
         st = at_task_config(task, indices[i], &configs[i]);
         if (st != AT_OK)
@@ -259,5 +263,6 @@ int at_cmd_measure(int argc, char **argv)
     at_free(indices);
     at_free(thost);
     at_task_free(task);
+    if (usage_rc) return usage_rc;
     return st == AT_OK ? 0 : at_cli_fail(st);
 }

@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/records_check.h"
 #include "records/log.h"
 #include "records/pick.h"
 
@@ -143,14 +144,15 @@ static int cmd_check(int argc, char **argv)
     }
     if (rc != AT_CLI_OK) return rc;
     if (n_pos != 1) return at_cli_usage_error("records check", "missing the log file LOG");
+    /* read once: the input may be a pipe, and its warnings are printed once */
     at_rec_log *log;
     at_status st = at_rec_log_load_file(pos[0], &log);
     if (st != AT_OK) return at_cli_fail(st);
     at_rec_log_stats s = log->stats;
-    at_rec_log_free(log);
     printf("%s: %zu lines: %zu records, %zu comments, %zu blank, %zu malformed, %zu v0.1 rows\n", pos[0], s.lines,
            s.records, s.comments, s.blank, s.malformed, s.old_version);
-    int space_rc = at_cmd_records_check(argc, argv);
+    int space_rc = at_cli_records_check_log(log);
+    at_rec_log_free(log);
     if (s.blank + s.malformed) {
         fprintf(stderr, "autotvm: error: %s has %zu blank or malformed lines\n", pos[0], s.blank + s.malformed);
         return 1;

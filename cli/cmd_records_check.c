@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/records_check.h"
 #include "core/alloc.h"
 #include "core/json.h"
 #include "core/strbuf.h"
@@ -212,6 +213,14 @@ int at_cmd_records_check(int argc, char **argv)
     at_rec_log *log;
     at_status st = at_rec_log_load_file(pos[0], &log);
     if (st != AT_OK) return at_cli_fail(st);
+    rc = at_cli_records_check_log(log);
+    at_rec_log_free(log);
+    return rc;
+}
+
+int at_cli_records_check_log(const at_rec_log *log)
+{
+    at_status st = AT_OK;
     wkl_table table = {0};
     size_t known = 0, valid = 0, unknown = 0;
     for (size_t i = 0; i < log->n && st == AT_OK; i++) {
@@ -253,7 +262,6 @@ int at_cmd_records_check(int argc, char **argv)
         }
     }
     table_fini(&table);
-    at_rec_log_free(log);
     if (st != AT_OK) return at_cli_fail(st);
     printf("%zu/%zu records valid", valid, known);
     if (unknown) printf(" (%zu records of templates this build lacks skipped)", unknown);

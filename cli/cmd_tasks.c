@@ -217,12 +217,12 @@ int at_cmd_tasks(int argc, char **argv)
 
     at_net_opts o = {0};
     long v;
-    if (batch_s && (rc = at_cli_parse_long("tasks", "--batch", batch_s, &v)) != 0) return rc;
+    if (batch_s && (rc = at_cli_parse_long("tasks", "batch", batch_s, &v)) != 0) return rc;
     if (batch_s) {
         if (v < 1) return at_cli_usage_error("tasks", "--batch must be at least 1");
         o.batch = v;
     }
-    if (classes_s && (rc = at_cli_parse_long("tasks", "--num-classes", classes_s, &v)) != 0) return rc;
+    if (classes_s && (rc = at_cli_parse_long("tasks", "num-classes", classes_s, &v)) != 0) return rc;
     if (classes_s) {
         if (v < 1) return at_cli_usage_error("tasks", "--num-classes must be at least 1");
         o.num_classes = v;

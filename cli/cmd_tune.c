@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "core/alloc.h"
+#include "core/strbuf.h"
 #include "measure/rpc_runner.h"
 #include "tune/network.h"
 #include "tune/network_vta.h"
@@ -38,6 +40,8 @@ static const char usage_head[] =
     "  --early-stopping N        stop a task after N trials without a better config (default off)\n"
     "  --log FILE                the tuned log (default NETWORK.log); FILE.tmp while tuning\n"
     "  --resume                  continue from FILE.tmp: configs in it are never measured again\n"
+    "  --overwrite               discard an existing FILE.tmp (without --resume or this flag an\n"
+    "                            existing FILE.tmp is refused: it holds earlier measurements)\n"
     "  --no-transfer             no transfer learning from FILE.tmp\n"
     "  --keep-tmp                keep FILE.tmp after pick-best (every measurement)\n"
     "  --ops LIST                conv2d,dense (default: all)\n"
@@ -112,20 +116,54 @@ static int parse_seconds(const char *opt, const char *text, int *ms)
     return 0;
 }
 
+/* An existing non-empty FILE.tmp holds measurements: without --resume or --overwrite it is a usage
+ * error (the library refuses it too, with AT_EINVAL; here the exit code is 2). */
+static int check_tmp(const char *log, const at_tune_network_opts *o)
+{
+    if (o->resume || o->overwrite) return 0;
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_strbuf_printf(&sb, "%s.tmp", log);
+    if (at_strbuf_status(&sb) != AT_OK) {
+        at_strbuf_fini(&sb);
+        return at_cli_fail(AT_OOM());
+    }
+    struct stat st;
+    int rc = 0;
+    if (stat(sb.data, &st) == 0 && st.st_size > 0)
+        rc = at_cli_usage_error("tune",
+                                "%s exists (%lld bytes): it holds the measurements of an earlier run; --resume to "
+                                "continue it, --overwrite to discard it",
+                                sb.data, (long long)st.st_size);
+    at_strbuf_fini(&sb);
+    return rc;
+}
+
+/* The network must be one at_net_build knows and can build with these options. */
+static at_status check_network(const at_tune_network_opts *o)
+{
+    at_net_opts no = o->net;
+    no.params = false;
+    at_net *net = NULL;
+    at_status st = at_net_build(o->network, &no, &net);
+    at_net_free(net);
+    return st;
+}
+
 /* --target vta: the packed resnet's conv2d_packed.vta tasks tuned on the VTA simulator, then its
  * evaluation (cmd_evaluate.c). */
 static int tune_vta(at_tune_network_opts *o, const at_tune_eval_opts *eo, const char *log, const char *ops, bool rpc,
                     bool evaluate)
 {
     if (ops && at_net_ops_parse(ops, &o->ops) != AT_OK) return at_cli_usage_error("tune", "%s", at_last_error());
-    if (rpc || o->resume)
-        return at_cli_usage_error("tune", "--target vta tunes on the local VTA simulator: no --rpc-key, no --resume");
+    if (rpc) return at_cli_usage_error("tune", "--target vta tunes on the local VTA simulator: no --rpc-key");
     if (o->net.batch > 1) return at_cli_usage_error("tune", "--target vta: batch 1 only (the 1x16 bitstream)");
     if (o->net.image_shape[0] && (o->net.image_shape[0] != 3 || o->net.image_shape[1] != o->net.image_shape[2]))
         return at_cli_usage_error("tune", "--target vta: the image must be 3,N,N");
     if (!at_net_vta_knows(o->network))
         return at_cli_usage_error("tune", "--target vta: no network '%s' (known: resnet-18)", o->network);
     char *log_buf = NULL;
+    int rc = 0;
     if (!log) {
         size_t n = strlen(o->network) + 9;
         if (!(log_buf = at_malloc(n))) return at_cli_fail(AT_OOM());
@@ -133,6 +171,10 @@ static int tune_vta(at_tune_network_opts *o, const at_tune_eval_opts *eo, const 
         log = log_buf;
     }
     o->log_path = log;
+    if ((rc = check_tmp(log, o)) != 0) {
+        at_free(log_buf);
+        return rc;
+    }
     printf("Extract tasks...\n");
     fflush(stdout);
     at_tune_network_result r;
@@ -142,9 +184,10 @@ static int tune_vta(at_tune_network_opts *o, const at_tune_eval_opts *eo, const 
         at_free(log_buf);
         return at_cli_fail(st);
     }
-    fprintf(stderr, "autotvm: %zu tasks, %zu configs measured on the VTA simulator; %zu records in %s\n", r.n_tasks,
-            r.n_measured, r.n_written, log);
-    int rc = 0;
+    fprintf(stderr,
+            "autotvm: %zu tasks (%zu already done), %zu configs measured on the VTA simulator, %zu resumed; %zu records "
+            "in %s\n",
+            r.n_tasks, r.n_skipped, r.n_measured, r.n_resumed, r.n_written, log);
     if (evaluate) {
         at_tune_vta_eval_opts vo = {.network = o->network,
                                     .net = {.image_hw = o->net.image_shape[1], .num_classes = o->net.num_classes,
@@ -164,7 +207,7 @@ int at_cmd_tune(int argc, char **argv)
                *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
                *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
                *priority = NULL, *auth_key = NULL, *threads = NULL;
-    int resume = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
+    int resume = 0, overwrite = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},         {"tuner", &tuner, NULL},
         {"n-trial", &n_trial, NULL},       {"early-stopping", &early, NULL},
@@ -181,6 +224,7 @@ int at_cmd_tune(int argc, char **argv)
         {"rpc-key", &rpc_key, NULL},       {"tracker", &tracker, NULL},
         {"priority", &priority, NULL},     {"auth-key", &auth_key, NULL},
         {"threads", &threads, NULL},       {"cache-flush", NULL, &cache_flush},
+        {"overwrite", NULL, &overwrite},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -197,8 +241,9 @@ int at_cmd_tune(int argc, char **argv)
     if (!tuner) return at_cli_usage_error("tune", "missing --tuner");
     if (!at_tuner_kind_find(tuner))
         return at_cli_usage_error("tune", "unknown tuner '%s' (see autotvm tune --help)", tuner);
+    if (resume && overwrite) return at_cli_usage_error("tune", "--resume and --overwrite exclude each other");
 
-    at_tune_network_opts o = {.network = pos[0], .tuner = tuner, .resume = resume != 0, .keep_tmp = keep_tmp != 0, .no_transfer = no_transfer != 0,
+    at_tune_network_opts o = {.network = pos[0], .tuner = tuner, .resume = resume != 0, .overwrite = overwrite != 0, .keep_tmp = keep_tmp != 0, .no_transfer = no_transfer != 0,
                               .on_event = on_event};
     o.measure = (at_measure_opts){.device = device, .cache_dir = cache_dir};
     if ((rpc_key != NULL) != (tracker != NULL)) return at_cli_usage_error("tune", "--rpc-key and --tracker go together");
@@ -275,9 +320,11 @@ int at_cmd_tune(int argc, char **argv)
     }
     at_status st = at_net_target_parse(target, &o.target);
     if (st == AT_OK && ops) st = at_net_ops_parse(ops, &o.ops);
+    if (st == AT_OK) st = check_network(&o);
     if (st != AT_OK) {
         at_free(thost);
-        return at_cli_fail(st);
+        /* an unknown network or target, bad --ops: the arguments are wrong */
+        return st == AT_ENOMEM ? at_cli_fail(st) : at_cli_usage_error("tune", "%s", at_last_error());
     }
     char *log_buf = NULL;
     if (!log) {
@@ -291,6 +338,11 @@ int at_cmd_tune(int argc, char **argv)
         log = log_buf;
     }
     o.log_path = log;
+    if ((rc = check_tmp(log, &o)) != 0) {
+        at_free(thost);
+        at_free(log_buf);
+        return rc;
+    }
     printf("Extract tasks...\n");
     fflush(stdout);
     at_tune_network_result r;

@@ -308,6 +308,11 @@ int at_cmd_tune_task(int argc, char **argv)
     at_tune_history *hist = NULL;
     at_tune_result res;
     at_status st = at_task_create(pos[0], vta ? AT_TARGET_VTA : on_cpu ? AT_TARGET_LLVM : AT_TARGET_OPENCL, args, &task);
+    if (st != AT_OK && st != AT_ENOMEM) {
+        /* an unknown template or bad --args: the arguments are wrong */
+        at_free(thost);
+        return at_cli_usage_error("tune-task", "%s", at_last_error());
+    }
     if (st == AT_OK) st = at_tuner_new(tuner_name, task, &tu, &tuner);
     if (st == AT_OK) st = at_rec_appender_open(log_path, &app);
     /* the worker processes fork before XGBoost trains anything in this process */

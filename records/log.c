@@ -4,6 +4,7 @@
 #include "records/log.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,14 @@
 #include "core/strbuf.h"
 
 enum { MAX_LINE_WARNINGS = 50 };
+
+/* What a path names when it is neither a regular file nor a pipe, for messages. */
+static const char *file_kind(mode_t m)
+{
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    return "a special file";
+}
 
 void at_rec_log_free(at_rec_log *log)
 {
@@ -118,37 +127,60 @@ at_status at_rec_log_load_buffer(const char *name, const char *data, size_t len,
     return AT_OK;
 }
 
-/* Reads a whole file into an at_malloc'ed buffer. */
+/* Reads a whole file into an at_malloc'ed buffer. A regular file is read to its end; a pipe or
+ * socket (`<(cat log)`) up to AT_REC_MAX_STREAM_BYTES; anything else (a character device such as
+ * /dev/urandom, a directory) is refused before a byte is read, since it may never end. */
 static at_status read_file(const char *path, char **out, size_t *out_len)
 {
     *out = NULL;
     *out_len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
         return AT_FAIL(e == ENOENT ? AT_ENOTFOUND : AT_EIO, "cannot open '%s': %s", path, strerror(e));
     }
     struct stat stt;
-    if (fstat(fd, &stt) == 0 && S_ISDIR(stt.st_mode)) {
+    if (fstat(fd, &stt) != 0) {
+        int e = errno;
+        close(fd);
+        return AT_FAIL(AT_EIO, "cannot stat '%s': %s", path, strerror(e));
+    }
+    bool stream = S_ISFIFO(stt.st_mode) || S_ISSOCK(stt.st_mode);
+    if (S_ISDIR(stt.st_mode)) {
         close(fd);
         return AT_FAIL(AT_EIO, "cannot read '%s': is a directory", path);
     }
-    size_t cap = stt.st_size > 0 ? (size_t)stt.st_size + 1 : 4096, len = 0;
+    if (!S_ISREG(stt.st_mode) && !stream) {
+        close(fd);
+        return AT_FAIL(AT_EIO, "cannot read '%s': %s, not a regular file or a pipe", path, file_kind(stt.st_mode));
+    }
+    /* O_NONBLOCK only kept open() from waiting on a FIFO without a writer; reads may block */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    size_t cap = !stream && stt.st_size > 0 ? (size_t)stt.st_size + 1 : 4096, len = 0;
     char *buf = at_malloc(cap);
     if (!buf) {
         close(fd);
         return AT_OOM();
     }
     for (;;) {
+        if (stream && len > AT_REC_MAX_STREAM_BYTES) {
+            at_free(buf);
+            close(fd);
+            return AT_FAIL(AT_EIO, "cannot read '%s': a pipe longer than %zu MiB (give a regular file)", path,
+                           AT_REC_MAX_STREAM_BYTES >> 20);
+        }
         if (len == cap) {
-            char *nb = at_realloc(buf, cap * 2);
+            /* a pipe grows its buffer to one byte past the cap at most */
+            size_t nc = stream && cap * 2 > AT_REC_MAX_STREAM_BYTES + 1 ? AT_REC_MAX_STREAM_BYTES + 1 : cap * 2;
+            char *nb = at_realloc(buf, nc);
             if (!nb) {
                 at_free(buf);
                 close(fd);
                 return AT_OOM();
             }
             buf = nb;
-            cap *= 2;
+            cap = nc;
         }
         ssize_t got = read(fd, buf + len, cap - len);
         if (got < 0 && errno == EINTR) continue;
@@ -184,27 +216,6 @@ struct at_rec_appender {
     at_strbuf line; /* reused for every record */
 };
 
-at_status at_rec_appender_open(const char *path, at_rec_appender **out)
-{
-    *out = NULL;
-    at_rec_appender *a = at_calloc(1, sizeof *a);
-    if (!a) return AT_OOM();
-    if (!(a->path = at_strdup(path))) {
-        at_free(a);
-        return AT_OOM();
-    }
-    a->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (a->fd < 0) {
-        int e = errno;
-        at_free(a->path);
-        at_free(a);
-        return AT_FAIL(AT_EIO, "cannot open '%s' for appending: %s", path, strerror(e));
-    }
-    at_strbuf_init(&a->line);
-    *out = a;
-    return AT_OK;
-}
-
 /* One write(2) for the whole line; a short write (disk full, signal) is continued, and only
  * then can another process's line interleave. */
 static at_status write_all(int fd, const char *path, const char *p, size_t n)
@@ -216,6 +227,67 @@ static at_status write_all(int fd, const char *path, const char *p, size_t n)
         p += w;
         n -= (size_t)w;
     }
+    return AT_OK;
+}
+
+/* A log whose last line was cut off (a crash, a full disk) must not get the next record glued to
+ * the fragment: the first record would be lost with it. Under a write lock (another appender may
+ * be doing the same), a "\n" is appended when the file does not end with one. */
+static at_status start_on_fresh_line(int fd, const char *path)
+{
+    struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    while (fcntl(fd, F_SETLKW, &lk) != 0) {
+        if (errno == EINTR) continue;
+        return AT_FAIL(AT_EIO, "cannot lock '%s' for appending: %s", path, strerror(errno));
+    }
+    at_status st = AT_OK;
+    struct stat stt;
+    char last = '\n';
+    if (fstat(fd, &stt) != 0) {
+        st = AT_FAIL(AT_EIO, "cannot stat '%s': %s", path, strerror(errno));
+    } else if (S_ISREG(stt.st_mode) && stt.st_size > 0) {
+        ssize_t got;
+        while ((got = pread(fd, &last, 1, stt.st_size - 1)) < 0 && errno == EINTR) {
+        }
+        if (got != 1) st = AT_FAIL(AT_EIO, "cannot read the end of '%s': %s", path, got < 0 ? strerror(errno) : "short read");
+    }
+    if (st == AT_OK && last != '\n') {
+        at_log(AT_LOG_WARN, "%s: the last line has no newline (cut off?); appending on a fresh line", path);
+        st = write_all(fd, path, "\n", 1);
+    }
+    lk.l_type = F_UNLCK;
+    (void)fcntl(fd, F_SETLK, &lk);
+    return st;
+}
+
+at_status at_rec_appender_open(const char *path, at_rec_appender **out)
+{
+    *out = NULL;
+    at_rec_appender *a = at_calloc(1, sizeof *a);
+    if (!a) return AT_OOM();
+    if (!(a->path = at_strdup(path))) {
+        at_free(a);
+        return AT_OOM();
+    }
+    /* read access too: the last byte is checked (a write-only file is appended to unchecked) */
+    a->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    bool readable = a->fd >= 0;
+    if (!readable && errno == EACCES) a->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (a->fd < 0) {
+        int e = errno;
+        at_free(a->path);
+        at_free(a);
+        return AT_FAIL(AT_EIO, "cannot open '%s' for appending: %s", path, strerror(e));
+    }
+    at_status st = readable ? start_on_fresh_line(a->fd, path) : AT_OK;
+    if (st != AT_OK) {
+        close(a->fd);
+        at_free(a->path);
+        at_free(a);
+        return st;
+    }
+    at_strbuf_init(&a->line);
+    *out = a;
     return AT_OK;
 }
 

@@ -26,12 +26,17 @@ typedef struct at_rec_log {
     at_rec_log_stats stats;
 } at_rec_log;
 
+/* Most bytes read from a pipe or socket (a log given as `<(cat log)`); regular files have no cap. */
+#define AT_REC_MAX_STREAM_BYTES ((size_t)256 << 20)
+
 /* Loads every record of a log file. Lines starting with '#' are skipped silently; v0.1 rows are
  * skipped with one at_log warning naming the file; a blank or malformed line is skipped with an
  * at_log warning "path:line: reason" (after 50 such warnings, the rest are counted in one final
- * warning). *out owned by the caller (at_rec_log_free). Returns AT_OK (even if nothing was
- * readable: check stats), AT_ENOTFOUND (no such file), AT_EIO (cannot open or read it; detail
- * names the file) or AT_ENOMEM. */
+ * warning). The file is read once: a regular file to its end, a pipe or socket up to
+ * AT_REC_MAX_STREAM_BYTES; a device or directory is refused unread (/dev/urandom never ends).
+ * *out owned by the caller (at_rec_log_free). Returns AT_OK (even if nothing was readable: check
+ * stats), AT_ENOTFOUND (no such file), AT_EIO (cannot open or read it, not a regular file or
+ * pipe, a pipe over the cap; detail names the file) or AT_ENOMEM. */
 at_status at_rec_log_load_file(const char *path, at_rec_log **out);
 
 /* Same for data[0..len) already in memory; name is used in warnings ("<buffer>" if NULL).
@@ -45,8 +50,11 @@ void at_rec_log_free(at_rec_log *log);
  * straight to the kernel, so a crash of this process never leaves half a line. */
 typedef struct at_rec_appender at_rec_appender;
 
-/* Opens (creating it 0644 if needed) path for appending. *out owned by the caller
- * (at_rec_appender_close). Returns AT_OK, AT_EIO (detail names the file) or AT_ENOMEM. */
+/* Opens (creating it 0644 if needed) path for appending. When the file does not end with "\n"
+ * (its last line was cut off by a crash or a full disk) a "\n" is appended first, under a write
+ * lock, with an at_log warning, so the next record starts on its own line and only the fragment
+ * is unreadable. *out owned by the caller (at_rec_appender_close). Returns AT_OK, AT_EIO (detail
+ * names the file) or AT_ENOMEM. */
 at_status at_rec_appender_open(const char *path, at_rec_appender **out);
 
 /* Appends r's line (at_rec_write + "\n"). Returns AT_OK, AT_EIO or AT_ENOMEM. */

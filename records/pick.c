@@ -65,13 +65,50 @@ at_status at_rec_pick_best_logs(const at_rec_log *const *srcs, size_t n_srcs, ch
     return AT_OK;
 }
 
-at_status at_rec_pick_best(const char *in_path, const char *out_path, at_rec_pick_stats *stats)
+/* OUT must not be IN (by device and inode: a hard link, a symlink or "./IN" is the same file)
+ * and must be a regular file when it exists. *exists says whether it does. */
+static at_status check_out_path(const char *in_path, const char *out_path, bool *exists)
 {
+    struct stat in_st, out_st;
+    *exists = false;
+    if (stat(out_path, &out_st) != 0) return AT_OK; /* created by the atomic write (or it fails there) */
+    *exists = true;
+    if (!S_ISREG(out_st.st_mode))
+        return AT_FAIL(AT_EINVAL, "output '%s' is not a regular file; refusing to replace it", out_path);
+    if (stat(in_path, &in_st) == 0 && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+        return AT_FAIL(AT_EINVAL,
+                       "input '%s' and output '%s' are the same file; writing the best records over "
+                       "it would drop the rest (give another OUT)",
+                       in_path, out_path);
+    return AT_OK;
+}
+
+/* An existing OUT whose own pick-best keeps fewer records than it holds is a tuning log, not a
+ * best-records file: replacing it would drop measurements. */
+static at_status check_not_history(const at_rec_log *old, const char *out_path)
+{
+    const at_rec_log *one[1] = {old};
+    char *text = NULL;
+    size_t kept = 0;
+    AT_TRY(at_rec_pick_best_logs(one, 1, &text, &kept, NULL, NULL));
+    at_free(text);
+    if (kept == old->n) return AT_OK;
+    return AT_FAIL(AT_EINVAL,
+                   "output '%s' holds %zu records of which only %zu are best per workload (a tuning log?); "
+                   "refusing to replace it (--force to allow)",
+                   out_path, old->n, kept);
+}
+
+at_status at_rec_pick_best_opts(const char *in_path, const char *out_path, const at_rec_pick_opts *opts,
+                                at_rec_pick_stats *stats)
+{
+    bool force = opts && opts->force, out_exists;
+    AT_TRY(check_out_path(in_path, out_path, &out_exists));
     at_rec_log *in = NULL, *old = NULL;
     AT_TRY(at_rec_log_load_file(in_path, &in));
-    struct stat sst;
     at_status st = AT_OK;
-    if (stat(out_path, &sst) == 0) st = at_rec_log_load_file(out_path, &old);
+    if (out_exists) st = at_rec_log_load_file(out_path, &old);
+    if (st == AT_OK && old && !force) st = check_not_history(old, out_path);
     const at_rec_log *srcs[2] = {in, old};
     char *text = NULL;
     size_t written = 0, n_model = 0, n_key = 0;
@@ -89,6 +126,11 @@ at_status at_rec_pick_best(const char *in_path, const char *out_path, at_rec_pic
     at_rec_log_free(in);
     at_rec_log_free(old);
     return st;
+}
+
+at_status at_rec_pick_best(const char *in_path, const char *out_path, at_rec_pick_stats *stats)
+{
+    return at_rec_pick_best_opts(in_path, out_path, NULL, stats);
 }
 
 typedef struct keyed {

@@ -131,6 +131,9 @@ static at_status parse_result(const cJSON *res, at_rec *r)
     size_t i = 0;
     for (const cJSON *x = costs->child; x; x = x->next, i++) {
         at_status st = finite_number(x, "result[0]", &c[i], NULL);
+        /* a measured time is > 0 (TVM would let a negative one win pick-best) */
+        if (st == AT_OK && e == AT_MEAS_OK && !(c[i] > 0))
+            st = AT_FAIL(AT_EPARSE, "result[0][%zu]: cost %.17g s is not positive", i, c[i]);
         if (st != AT_OK) {
             at_free(c);
             return st;
@@ -166,13 +169,46 @@ static at_status parse_root(const cJSON *root, at_rec *r)
     return dup_str(tv ? tv->valuestring : AT_REC_TVM_VERSION, &r->tvm_version);
 }
 
+/* After a JSON parse error: Python's json.dumps writes NaN, Infinity and -Infinity for
+ * non-finite floats (a NaN cost, say), which JSON does not allow. When the line holds such a
+ * token outside a string, the error says so instead of "invalid JSON at column N"; otherwise
+ * the parser's own detail stays. Returns AT_EPARSE. */
+static at_status explain_non_finite(const char *line, size_t len)
+{
+    static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
+    bool in_str = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = line[i];
+        if (in_str) {
+            if (ch == '\\') i++;
+            else if (ch == '"') in_str = false;
+            continue;
+        }
+        if (ch == '"') {
+            in_str = true;
+            continue;
+        }
+        for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+            size_t n = strlen(words[w]);
+            if (len - i >= n && !memcmp(line + i, words[w], n))
+                return AT_FAIL(AT_EPARSE,
+                               "invalid JSON at column %zu: %s, a non-finite number (Python's json writes "
+                               "NaN/Infinity for them; not JSON, and not a usable cost)",
+                               i + 1, words[w]);
+        }
+    }
+    return AT_EPARSE;
+}
+
 at_status at_rec_parse_line(const char *line, size_t len, at_rec *out)
 {
     at_rec_init(out);
     const char *nul = memchr(line, '\0', len);
     if (nul) return AT_FAIL(AT_EPARSE, "NUL byte at column %zu", (size_t)(nul - line) + 1);
     cJSON *root = NULL;
-    AT_TRY(at_json_parse(line, len, &root));
+    at_status pst = at_json_parse(line, len, &root);
+    if (pst == AT_EPARSE) return explain_non_finite(line, len);
+    AT_TRY(pst);
     at_rec r;
     at_rec_init(&r);
     at_status st = parse_root(root, &r);

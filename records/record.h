@@ -51,9 +51,10 @@ void at_rec_fini(at_rec *r);
  *   AT_OK;
  *   AT_EUNSUPPORTED for a log-format v0.1 row ({"v": 0.1, ...}), which TVM v0.18 skips;
  *   AT_EPARSE with a detail naming the field and the reason: invalid JSON (truncated line,
- *     non-UTF-8 byte, NUL byte, NaN/Infinity, integers beyond 2^53), wrong types, missing keys,
- *     a bad target string, an unknown knob tag, an error_no outside 0..8, a non-finite number,
- *     no costs for a successful result;
+ *     non-UTF-8 byte, NUL byte, integers beyond 2^53), NaN/Infinity (Python's json writes them;
+ *     the detail says so and gives the column), wrong types, missing keys, a bad target string,
+ *     an unknown knob tag, an error_no outside 0..8, a non-finite number, no costs or a cost
+ *     that is not > 0 for a successful result;
  *   AT_ENOMEM. */
 at_status at_rec_parse_line(const char *line, size_t len, at_rec *out);
 

@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "measure/cpu.h"
 #include "measure/ocl.h"
+#include "tune/internal.h"
 #include "tune/llvm_backend.h"
 #include "tune/network.h"
 #include "tune/ocl_backend.h"
@@ -43,63 +44,6 @@ static bool file_exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
-/* Splits the tmp log into this task's own measurements (distinct indexes, first kept) and the
- * rest (the history view: shallow copies of the records, not owned). */
-static at_status split_tmp(const at_rec_log *tmp, const at_task *task, const char *args_json, int64_t **idx,
-                           at_result **res, size_t *n_own, at_rec_log *others)
-{
-    const char *name = at_task_template(task)->name;
-    *idx = NULL;
-    *res = NULL;
-    *n_own = 0;
-    *others = (at_rec_log){.name = tmp ? tmp->name : NULL};
-    if (!tmp || tmp->n == 0) return AT_OK;
-    int64_t *ix = at_malloc(tmp->n * sizeof *ix);
-    at_result *rs = at_calloc(tmp->n, sizeof *rs);
-    at_rec *rest = at_malloc(tmp->n * sizeof *rest);
-    if (!ix || !rs || !rest) {
-        at_free(ix);
-        at_free(rs);
-        at_free(rest);
-        return AT_OOM();
-    }
-    size_t n = 0, m = 0;
-    at_status st = AT_OK;
-    for (size_t i = 0; i < tmp->n && st == AT_OK; i++) {
-        const at_rec *r = &tmp->recs[i];
-        if (strcmp(r->task_name, name) || strcmp(r->args_json, args_json)) {
-            rest[m++] = *r;
-            continue;
-        }
-        int64_t k;
-        if (at_space_index_of(at_task_space(task), r->config, &k) != AT_OK) {
-            at_log(AT_LOG_WARN, "%s:%zu: a record of %s does not fit its space; measured again if proposed",
-                   tmp->name, r->line, name);
-            continue;
-        }
-        bool dup = false;
-        for (size_t j = 0; j < n && !dup; j++) dup = ix[j] == k;
-        if (dup) continue;
-        ix[n] = k;
-        at_result_init(&rs[n]);
-        st = at_result_copy(&rs[n], &r->result);
-        n++;
-    }
-    if (st != AT_OK) {
-        for (size_t j = 0; j < n; j++) at_result_fini(&rs[j]);
-        at_free(ix);
-        at_free(rs);
-        at_free(rest);
-        return st;
-    }
-    *idx = ix;
-    *res = rs;
-    *n_own = n;
-    others->recs = rest;
-    others->n = m;
-    return AT_OK;
-}
-
 /* Tunes task i (extraction order) as task number no of n. */
 static at_status tune_one(const at_tune_network_opts *o, const at_net_tasks *ts, size_t i, size_t no, size_t n,
                           const char *tmp_path, at_meas_runner *runner, at_tune_network_result *sum)
@@ -118,7 +62,7 @@ static at_status tune_one(const at_tune_network_opts *o, const at_net_tasks *ts,
     at_result *res = NULL;
     size_t n_own = 0;
     at_rec_log others;
-    at_status st = split_tmp(tmp, task, args_json, &idx, &res, &n_own, &others);
+    at_status st = at_tune_split_tmp(tmp, task, args_json, &idx, &res, &n_own, &others);
     if (st != AT_OK) {
         at_rec_log_free(tmp);
         return st;
@@ -171,9 +115,7 @@ static at_status tune_one(const at_tune_network_opts *o, const at_net_tasks *ts,
     }
     at_tune_history_free(hist);
     at_tuner_free(tuner);
-    for (size_t j = 0; j < n_own; j++) at_result_fini(&res[j]);
-    at_free(res);
-    at_free(idx);
+    at_tune_own_free(idx, res, n_own);
     at_free(others.recs);
     at_rec_log_free(tmp);
     return st;
@@ -185,25 +127,25 @@ at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result 
     if (!o->network || !o->tuner || !o->log_path)
         return AT_FAIL(AT_EINVAL, "tuning a network needs a network, a tuner and a log path");
     if (!at_tuner_kind_find(o->tuner)) return AT_FAIL(AT_ENOTFOUND, "unknown tuner '%s'", o->tuner);
-    size_t len = strlen(o->log_path);
-    char *tmp_path = at_malloc(len + 5);
+    char *tmp_path = at_tune_tmp_path(o->log_path);
     if (!tmp_path) return AT_OOM();
-    memcpy(tmp_path, o->log_path, len);
-    memcpy(tmp_path + len, ".tmp", 5);
+    at_status st = at_tune_tmp_prepare(tmp_path, o->resume, o->overwrite);
+    if (st != AT_OK) {
+        at_free(tmp_path);
+        return st;
+    }
     at_net_opts no = o->net;
     no.params = false;
     at_net *net = NULL;
     at_net_tasks *ts = NULL;
     at_meas_runner *runner = NULL;
     at_tune_network_result sum = {0};
-    at_status st = at_net_load(o->network, &no, &net);
+    st = at_net_load(o->network, &no, &net);
     if (st == AT_OK) st = at_net_extract(net, o->target, o->ops ? o->ops : AT_NET_OPS_ALL, &ts);
     if (st == AT_OK) {
         sum.n_tasks = at_net_tasks_count(ts);
         at_tune_net_event ev = {.kind = AT_TUNE_NET_EXTRACTED, .n_tasks = sum.n_tasks};
         emit(o, &ev);
-        if (!o->resume && unlink(tmp_path) != 0 && errno != ENOENT)
-            st = AT_FAIL(AT_EIO, "cannot remove %s: %s", tmp_path, strerror(errno));
     }
     if (st == AT_OK && o->rpc) {
         at_meas_rpc_opts ro = *o->rpc;

@@ -63,6 +63,7 @@ typedef struct at_tune_network_opts {
     bool            no_transfer;   /* true: no transfer learning from the tmp log */
     const char     *log_path;      /* FILE (required); the tmp log is FILE.tmp */
     bool            resume;        /* keep FILE.tmp and continue from it */
+    bool            overwrite;     /* without resume: discard an existing FILE.tmp (else AT_EINVAL) */
     bool            keep_tmp;      /* leave FILE.tmp in place after pick-best (TVM removes it) */
     at_measure_opts measure;
     const at_meas_rpc_opts *rpc;   /* NULL: measure on the local OpenCL device; else on the
@@ -81,10 +82,11 @@ typedef struct at_tune_network_result {
 } at_tune_network_result;
 
 /* Extracts, tunes every task (reverse order) into FILE.tmp, then pick-best FILE.tmp (+ an
- * existing FILE) into FILE and removes FILE.tmp. The measuring runner (local: the OpenCL pool,
+ * existing FILE) into FILE and removes FILE.tmp. Measurements are never dropped unasked: without
+ * resume, an existing non-empty FILE.tmp is refused (AT_EINVAL) unless overwrite. The measuring runner (local: the OpenCL pool,
  * this process's only OpenCL user, or the CPU pool for a target of the LLVM family; or remote
  * with rpc) is gone when this returns (evaluate afterwards). out
- * (optional) is written on AT_OK. Returns AT_OK, AT_EINVAL (missing option; unknown network),
+ * (optional) is written on AT_OK. Returns AT_OK, AT_EINVAL (missing option; FILE.tmp exists),
  * AT_ENOTFOUND (unknown tuner, no device, no server under rpc->key), the runner's, tuner's and
  * log's statuses, AT_ENOMEM. */
 at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result *out);

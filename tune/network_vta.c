@@ -22,6 +22,7 @@
 #include "core/strbuf.h"
 #include "measure/vta_runner.h"
 #include "templates/ops.h"
+#include "tune/internal.h"
 #include "tune/llvm_backend.h"
 #include "tune/network_vta.h"
 #include "vta/sim.h"
@@ -47,8 +48,10 @@ static void on_progress(void *user, const at_tune_progress *p)
     emit(r->o, &ev);
 }
 
-static at_status tune_one(const at_tune_network_opts *o, const at_task *task, size_t no, size_t n, const char *tmp_path,
-                          at_meas_runner *runner, at_tune_network_result *sum)
+/* Tunes one task into the tmp log: the task's own records in it (an interrupted run's, resume)
+ * are never measured again, the other tasks' records are its transfer-learning history. */
+static at_status tune_one(const at_tune_network_opts *o, const at_task *task, const char *args_json, size_t no,
+                          size_t n, const char *tmp_path, at_meas_runner *runner, at_tune_network_result *sum)
 {
     char prefix[32];
     at_tune_task_prefix(no, n, prefix);
@@ -56,42 +59,65 @@ static at_status tune_one(const at_tune_network_opts *o, const at_task *task, si
     int64_t len = at_space_len(at_task_space(task));
     if ((int64_t)n_trial > len) n_trial = (size_t)len;
     at_rec_log *tmp = NULL;
+    if (access(tmp_path, F_OK) == 0) AT_TRY(at_rec_log_load_file(tmp_path, &tmp));
+    int64_t *idx = NULL;
+    at_result *res = NULL;
+    size_t n_own = 0;
+    at_rec_log others;
+    at_status st = at_tune_split_tmp(tmp, task, args_json, &idx, &res, &n_own, &others);
+    if (st != AT_OK) {
+        at_rec_log_free(tmp);
+        return st;
+    }
     at_tuner *tuner = NULL;
     at_tune_history *hist = NULL;
     at_rec_appender *app = NULL;
     at_tune_result r = {.best_index = -1};
     size_t n_hist = 0;
-    at_status st = at_tuner_new(o->tuner, task, &o->tuner_opts, &tuner);
-    if (st == AT_OK && !o->no_transfer && access(tmp_path, F_OK) == 0) {
-        st = at_rec_log_load_file(tmp_path, &tmp);
-        if (st == AT_OK && tmp->n) st = at_tune_history_new(task, tmp, &hist);
-        size_t nh = 0;
-        const at_tuner_record *recs = st == AT_OK && hist ? at_tune_history_records(hist, &nh) : NULL;
-        if (st == AT_OK && nh) st = at_tuner_load_history(tuner, recs, nh, &n_hist);
+    bool skipped = n_own >= n_trial;
+    if (!skipped) {
+        st = at_tuner_new(o->tuner, task, &o->tuner_opts, &tuner);
+        if (st == AT_OK && !o->no_transfer && others.n) {
+            st = at_tune_history_new(task, &others, &hist);
+            size_t nh = 0;
+            const at_tuner_record *recs = st == AT_OK ? at_tune_history_records(hist, &nh) : NULL;
+            if (st == AT_OK && nh) st = at_tuner_load_history(tuner, recs, nh, &n_hist);
+        }
     }
     relay rl = {o, {.kind = AT_TUNE_NET_TASK_BEGIN, .task_no = no, .n_tasks = n, .prefix = prefix, .task = task,
-                    .n_history = n_hist}};
+                    .n_history = n_hist, .n_resumed = n_own}};
     if (st == AT_OK) emit(o, &rl.ev);
-    if (st == AT_OK) st = at_rec_appender_open(tmp_path, &app);
-    if (st == AT_OK) {
+    if (st == AT_OK && !skipped) st = at_rec_appender_open(tmp_path, &app);
+    if (st == AT_OK && !skipped) {
         at_tune_opts to = {.n_trial = n_trial,
                            .early_stopping = o->early_stopping,
                            .target_str = AT_MEAS_VTA_TARGET,
                            .log = app,
                            .on_progress = on_progress,
-                           .user = &rl};
+                           .user = &rl,
+                           .measured = idx,
+                           .measured_results = res,
+                           .n_measured = n_own};
         st = at_tune_task(task, tuner, runner, &to, &r);
         at_status cst = at_rec_appender_close(app);
         if (st == AT_OK) st = cst;
     }
     if (st == AT_OK) {
-        sum->n_measured += r.n_trials;
+        if (skipped) {
+            r.n_trials = r.n_resumed = n_own;
+            sum->n_skipped++;
+        }
+        sum->n_measured += r.n_trials - r.n_resumed;
+        sum->n_resumed += n_own;
         rl.ev.kind = AT_TUNE_NET_TASK_END;
         rl.ev.result = &r;
+        rl.ev.skipped = skipped;
         emit(o, &rl.ev);
     }
     at_tune_history_free(hist);
     at_tuner_free(tuner);
+    at_tune_own_free(idx, res, n_own);
+    at_free(others.recs);
     at_rec_log_free(tmp);
     return st;
 }
@@ -101,20 +127,21 @@ at_status at_tune_vta_network(const at_tune_network_opts *o, at_tune_network_res
     AT_ASSERT(o);
     if (!o->network || !o->tuner || !o->log_path)
         return AT_FAIL(AT_EINVAL, "tuning a network needs a network, a tuner and a log path");
-    if (o->resume || o->rpc)
-        return AT_FAIL(AT_EINVAL, "--target vta tunes on the local VTA simulator: --resume and RPC are not supported");
+    if (o->rpc) return AT_FAIL(AT_EINVAL, "--target vta tunes on the local VTA simulator: RPC is not supported");
     if (!at_tuner_kind_find(o->tuner)) return AT_FAIL(AT_ENOTFOUND, "unknown tuner '%s'", o->tuner);
-    size_t len = strlen(o->log_path);
-    char *tmp_path = at_malloc(len + 5);
+    char *tmp_path = at_tune_tmp_path(o->log_path);
     if (!tmp_path) return AT_OOM();
-    memcpy(tmp_path, o->log_path, len);
-    memcpy(tmp_path + len, ".tmp", 5);
+    at_status st = at_tune_tmp_prepare(tmp_path, o->resume, o->overwrite);
+    if (st != AT_OK) {
+        at_free(tmp_path);
+        return st;
+    }
     at_net_vta_opts no = {.image_hw = o->net.image_shape[1], .num_classes = o->net.num_classes, .no_weights = true};
     at_net_vta *net = NULL;
     at_meas_runner *runner = NULL;
     at_tune_network_result sum = {0};
     size_t conv[64], n = 0;
-    at_status st = at_net_vta_build(o->network, &no, &net);
+    st = at_net_vta_build(o->network, &no, &net);
     /* the tutorial's 10 conv tasks; with ops "all" (AT_NET_OPS_ALL given) the add.vta tasks too */
     bool with_conv = o->ops == 0 || (o->ops & AT_NET_OPS_CONV2D), with_alu = o->ops == AT_NET_OPS_ALL;
     if (st == AT_OK) {
@@ -123,11 +150,12 @@ at_status at_tune_vta_network(const at_tune_network_opts *o, at_tune_network_res
         sum.n_tasks = n;
         at_tune_net_event ev = {.kind = AT_TUNE_NET_EXTRACTED, .n_tasks = n};
         emit(o, &ev);
-        if (unlink(tmp_path) != 0 && errno != ENOENT) st = AT_FAIL(AT_EIO, "cannot remove %s: %s", tmp_path, strerror(errno));
     }
     if (st == AT_OK) st = at_meas_vta_runner_new(NULL, &o->measure, &runner);
-    for (size_t k = 0; st == AT_OK && k < n; k++)
-        st = tune_one(o, at_net_vta_task(net, conv[n - 1 - k]), k + 1, n, tmp_path, runner, &sum);
+    for (size_t k = 0; st == AT_OK && k < n; k++) {
+        size_t i = conv[n - 1 - k];
+        st = tune_one(o, at_net_vta_task(net, i), at_net_vta_task_args_json(net, i), k + 1, n, tmp_path, runner, &sum);
+    }
     at_meas_runner_free(runner);
     if (st == AT_OK && access(tmp_path, F_OK) == 0) {
         at_rec_pick_stats ps;

@@ -25,9 +25,11 @@
 /* Tunes the network's conv2d_packed.vta tasks (ops 0 or with AT_NET_OPS_CONV2D; ops ==
  * AT_NET_OPS_ALL adds the add.vta tasks) on the VTA simulator runner (hw: the default pynq 1x16
  * bitstream) with the options of at_tune_network: network, net.image_shape[1] (height = width),
- * tuner, tuner_opts, n_trial, early_stopping, no_transfer, log_path, keep_tmp, measure
- * (check_correctness, seed) and the event callback. Records name the target AT_MEAS_VTA_TARGET.
- * Returns AT_OK, AT_EINVAL (missing option; resume or rpc given: not supported here),
+ * tuner, tuner_opts, n_trial, early_stopping, no_transfer, log_path, resume, overwrite, keep_tmp,
+ * measure (check_correctness, seed) and the event callback, FILE.tmp kept or refused as there.
+ * Records name the target AT_MEAS_VTA_TARGET.
+ * Returns AT_OK, AT_EINVAL (missing option; FILE.tmp exists without resume/overwrite; rpc given:
+ * not supported here),
  * AT_ENOTFOUND (unknown network or tuner), the tuner's and the log's statuses, AT_ENOMEM. */
 at_status at_tune_vta_network(const at_tune_network_opts *o, at_tune_network_result *out);
 
