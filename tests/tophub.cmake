@@ -13,3 +13,5 @@ if(TARGET autotvm)
   add_dependencies(test_tophub_cli autotvm)
   set_property(TEST test_tophub_cli APPEND PROPERTY ENVIRONMENT "AT_AUTOTVM=$<TARGET_FILE:autotvm>")
 endif()
+# issue 19: a pack for another backend is refused, interrupted fetches leave no temp files behind
+at_add_test(test_tophub_reliability LABELS unit DEPS tophub)

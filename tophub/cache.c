@@ -162,7 +162,7 @@ at_status at_tophub_cached(const at_tophub_opts *opts, const char *pack, at_toph
         AT_FAIL_WRAP(st, "tophub: %s", pack);
         goto fail;
     }
-    st = at_tophub_count_records(buf, len, false, &n_rec, &n_bad);
+    st = at_tophub_count_records(buf, len, false, NULL, &n_rec, &n_bad);
     at_free(buf);
     if (st != AT_OK) goto fail;
     out->path = path;
@@ -243,5 +243,37 @@ at_status at_tophub_clear(const at_tophub_opts *opts, size_t *n_removed)
     at_strbuf_fini(&path);
     at_free(dir);
     if (st == AT_OK && n_removed) *n_removed = count;
+    return st;
+}
+
+at_status at_tophub_remove_stale_temps(const char *dir, const char *pack, size_t *n_removed)
+{
+    *n_removed = 0;
+    DIR *d = opendir(dir);
+    if (!d) return AT_OK; /* no directory, no temp file */
+    size_t plen = strlen(pack), count = 0;
+    at_status st = AT_OK;
+    at_strbuf path;
+    at_strbuf_init(&path);
+    struct dirent *e;
+    while (st == AT_OK && (e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        /* exactly "." pack ".log." and mkstemp's six characters */
+        if (n[0] != '.' || strncmp(n + 1, pack, plen) != 0 || strncmp(n + 1 + plen, ".log.", 5) != 0 ||
+            strlen(n + 1 + plen + 5) != 6)
+            continue;
+        at_strbuf_clear(&path);
+        at_strbuf_printf(&path, "%s/%s", dir, n);
+        if ((st = at_strbuf_status(&path)) != AT_OK) break;
+        struct stat sbuf;
+        if (lstat(path.data, &sbuf) != 0 || !S_ISREG(sbuf.st_mode)) continue;
+        if (unlink(path.data) != 0 && errno != ENOENT)
+            st = AT_FAIL(AT_EIO, "tophub: cannot remove the stale temp file %s: %s", path.data, strerror(errno));
+        else
+            count++;
+    }
+    closedir(d);
+    at_strbuf_fini(&path);
+    *n_removed = count;
     return st;
 }

@@ -107,7 +107,9 @@ static at_status download_validated(const char *url, const char *dir, const char
         st = AT_FAIL(AT_EIO, "temp file %s holds %zu bytes, expected %zu", tmp.data, len, bytes);
         goto fail;
     }
-    st = at_tophub_count_records(body, len, true, &n_rec, &n_bad);
+    char backend[80];
+    at_tophub_pack_backend(pack, backend, sizeof backend);
+    st = at_tophub_count_records(body, len, true, backend, &n_rec, &n_bad);
     if (st != AT_OK) {
         if (st != AT_ENOMEM) AT_FAIL_WRAP(st, "not a valid pack (%zu bytes)", len);
         goto fail;
@@ -173,6 +175,11 @@ at_status at_tophub_fetch(const at_tophub_opts *opts, const char *pack, bool for
     if ((st = at_tophub_cache_dir(opts, &dir)) != AT_OK) goto done;
     if ((st = at_tophub_mkdirs(dir)) != AT_OK) goto done;
     if ((st = lock_pack(dir, pack, &lock_fd)) != AT_OK) goto done;
+    /* under the lock, a temp file of this pack is an interrupted fetch's: never left to pile up */
+    size_t n_stale = 0;
+    if ((st = at_tophub_remove_stale_temps(dir, pack, &n_stale)) != AT_OK) goto done;
+    if (n_stale) at_log(AT_LOG_INFO, "tophub: removed %zu temp file%s of an interrupted fetch of %s", n_stale,
+                        n_stale == 1 ? "" : "s", pack);
     if (!force && file_exists(path)) {
         /* another process fetched it while we waited for the lock */
         close(lock_fd);

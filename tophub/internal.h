@@ -32,9 +32,21 @@ at_status at_tophub_download(const char *url, int fd, const at_tophub_dl_opts *o
 at_status at_tophub_read_file(const char *path, char **buf_out, size_t *len_out);
 
 /* Counts the record lines of a pack text. strict: the first line that is neither a '#' comment
- * nor a parsable record fails with AT_EPARSE ("line N: <reason>"), as does a text with no record;
- * otherwise bad lines are only counted. Returns AT_OK, AT_EPARSE or AT_ENOMEM. */
-at_status at_tophub_count_records(const char *text, size_t len, bool strict, size_t *n_records, size_t *n_bad);
+ * nor a parsable record fails with AT_EPARSE ("line N: <reason>"), as does a text with no record
+ * and, when backend is given, a text none of whose records has a target selecting backend (its
+ * device, keys or kind, aliased: a mali pack is not vta's; a pack may hold records of other
+ * targets, as vta_v0.10 holds arm_cpu ones); otherwise bad lines are only counted. Returns AT_OK,
+ * AT_EPARSE or AT_ENOMEM. */
+at_status at_tophub_count_records(const char *text, size_t len, bool strict, const char *backend, size_t *n_records,
+                                  size_t *n_bad);
+
+/* The backend a pack name is for: pack without its "_v<N>.<M>" suffix ("mali_v0.06" -> "mali"),
+ * written into buf (cap bytes). */
+void at_tophub_pack_backend(const char *pack, char *buf, size_t cap);
+
+/* Removes the temp files ".<pack>.log.XXXXXX" an interrupted fetch of pack left in dir (the caller
+ * holds the pack's lock, so no fetch is writing one). *n_removed gets the count. AT_OK or AT_EIO. */
+at_status at_tophub_remove_stale_temps(const char *dir, const char *pack, size_t *n_removed);
 
 /* mkdir -p with mode 0755. Returns AT_OK or AT_EIO. */
 at_status at_tophub_mkdirs(const char *dir);

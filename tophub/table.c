@@ -1,9 +1,11 @@
 /* TopHub's version table, aliases and pack-name rules: static data matching TVM v0.18's
  * tophub.py (PACKAGE_VERSION, _alias); the only names ever turned into paths come from here or
  * pass at_tophub_pack_name_is_valid. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/target.h"
+#include "tophub/internal.h"
 #include "tophub/tophub.h"
 
 static const at_tophub_package packages[AT_TOPHUB_PACKAGE_COUNT] = {
@@ -111,4 +113,15 @@ bool at_tophub_is_pack_name(const char *s)
     if (!d1 || p[d1] != '.') return false;
     size_t d2 = strspn(p + d1 + 1, "0123456789");
     return d2 && p[d1 + 1 + d2] == '\0';
+}
+
+void at_tophub_pack_backend(const char *pack, char *buf, size_t cap)
+{
+    size_t n = strlen(pack);
+    if (at_tophub_is_pack_name(pack)) {
+        const char *v = strstr(pack, "_v");
+        for (const char *next; (next = strstr(v + 1, "_v")) != NULL;) v = next;
+        n = (size_t)(v - pack);
+    }
+    snprintf(buf, cap, "%.*s", (int)n, pack);
 }
