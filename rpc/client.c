@@ -486,12 +486,15 @@ at_status at_rpc_request_session(const at_rpc_request_opts *o, at_rpc_session **
             at_rpc_assignment a;
             st = at_rpc_tclient_request(tc, o->key, o->priority, req_timeout, &a);
             at_rpc_tclient_free(tc);
-            if (st == AT_OK) {
+            bool opening = st == AT_OK;
+            if (opening) {
                 st = at_rpc_session_open(a.host, a.port, a.matchkey, &o->session, out);
                 at_rpc_assignment_fini(&a);
                 if (st == AT_OK) return AT_OK;
             }
-            if (st != AT_EIO) return st;
+            /* a server that answered no handshake in time (busy, or its key renewed) is retried with a
+             * fresh assignment, as a lost connection is; a tracker that found no device is not */
+            if (st != AT_EIO && !(opening && st == AT_ETIMEOUT)) return st;
         }
         at_log(AT_LOG_DEBUG, "request %s: attempt %d failed: %s", o->key, attempt + 1, at_last_error());
     }

@@ -131,8 +131,8 @@ typedef struct at_rpc_request_opts {
 } at_rpc_request_opts;
 
 /* Connects to the tracker, requests a device and opens a session with it, retrying up to
- * max_retry times when a step fails with AT_EIO (a server gone or re-keyed in between), as
- * TrackerSession.request does. Returns AT_OK, AT_ETIMEOUT (no device in time), AT_EIO ("cannot
+ * max_retry times when a step fails with AT_EIO (a server gone or re-keyed in between) or the
+ * server's handshake times out, as TrackerSession.request does. Returns AT_OK, AT_ETIMEOUT (no device in time), AT_EIO ("cannot
  * request <key> after <n> retry: <last error>"), AT_EINVAL or AT_ENOMEM. */
 at_status at_rpc_request_session(const at_rpc_request_opts *opts, at_rpc_session **out);
 

@@ -440,64 +440,135 @@ static void keyset_fini(keyset *k)
     k->n = 0;
 }
 
-/* Reads the data-plane handshake of a fresh connection; *accepted when the key matched (the
- * reply then went out), else the connection was answered or dropped and closed. */
-static at_status dp_handshake(at_rpc_server *s, int fd, const char *matchkey, bool *accepted, double *timeout_s)
+/* ---- data-plane handshakes, served concurrently ------------------------------------------- */
+
+/* Connections whose handshake is in progress at once; a new one beyond this drops the oldest. */
+enum { MAX_PENDING = 64 };
+
+/* A fresh connection whose handshake has not completed: its own buffer and deadline, so one
+ * silent or slow peer never holds up the others (two idle connections used to stall every
+ * client behind them for the whole io timeout each). */
+typedef struct pending {
+    int           fd;
+    bool          got_magic;
+    double        deadline;
+    char          peer[AT_RPC_IP_MAX];
+    at_rpc_reader in;
+} pending;
+
+typedef struct pending_set {
+    pending p[MAX_PENDING];
+    size_t  n;
+} pending_set;
+
+static void pending_drop(pending_set *ps, size_t i)
 {
-    *accepted = false;
-    double deadline = at_rpc_deadline(or_default(s->o.io_timeout_ms, 10000));
-    at_rpc_reader *in = &s->in;
-    at_rpc_reader_fini(in);
-    at_rpc_reader_init(in);
-    at_strbuf out;
-    at_strbuf_init(&out);
-    char *header = NULL;
-    at_status st = AT_OK;
-    int32_t magic;
-    while (st == AT_OK && !at_rpc_reader_take_i32(in, &magic)) st = at_rpc_net_recv(fd, in, deadline);
-    if (st == AT_OK && magic != AT_RPC_MAGIC) st = AT_FAIL(AT_EPARSE, "wrong magic 0x%x", (unsigned)magic);
+    at_rpc_net_close(ps->p[i].fd);
+    at_rpc_reader_fini(&ps->p[i].in);
+    ps->p[i] = ps->p[--ps->n]; /* order does not matter but for eviction, which takes the earliest deadline */
+}
+
+static void pending_fini(pending_set *ps)
+{
+    while (ps->n) pending_drop(ps, ps->n - 1);
+}
+
+/* Accepts every connection waiting on the listener into ps; when full, the peer closest to its
+ * deadline gives way. */
+static at_status pending_accept(at_rpc_server *s, pending_set *ps)
+{
+    for (;;) {
+        int c;
+        AT_TRY(at_rpc_net_accept(s->listen_fd, &c));
+        if (c < 0) return AT_OK;
+        if (ps->n == MAX_PENDING) {
+            size_t oldest = 0;
+            for (size_t i = 1; i < ps->n; i++)
+                if (ps->p[i].deadline < ps->p[oldest].deadline) oldest = i;
+            at_log(AT_LOG_WARN, "rpc-server: %d handshakes in progress; dropped the oldest, from %s", MAX_PENDING,
+                   ps->p[oldest].peer);
+            pending_drop(ps, oldest);
+        }
+        pending *p = &ps->p[ps->n++];
+        *p = (pending){.fd = c, .deadline = at_rpc_deadline(or_default(s->o.io_timeout_ms, 10000))};
+        at_rpc_reader_init(&p->in);
+        if (at_rpc_net_peer_ip(c, p->peer) != AT_OK) snprintf(p->peer, sizeof p->peer, "?");
+    }
+}
+
+/* Advances p's handshake with what it sent. Returns 1 when it presented matchkey (the reply went
+ * out), 0 while incomplete, -1 when the connection is done with (answered MISMATCH, malformed,
+ * closed): the caller drops it. *st is set only for AT_ENOMEM. */
+static int pending_step(at_rpc_server *s, pending *p, const char *matchkey, double *timeout_s, at_status *st)
+{
+    bool eof = false;
+    at_status rs = at_rpc_net_recv_now(p->fd, &p->in, AT_RPC_MAX_KEY_LEN + 8, &eof);
+    if (rs == AT_ENOMEM) {
+        *st = rs;
+        return -1;
+    }
+    if (rs != AT_OK) {
+        at_log(AT_LOG_WARN, "rpc-server: dropped a connection from %s: %s", p->peer, at_last_error());
+        return -1;
+    }
+    if (!p->got_magic) {
+        int32_t magic;
+        if (!at_rpc_reader_take_i32(&p->in, &magic)) return eof ? -1 : 0;
+        if (magic != AT_RPC_MAGIC) {
+            at_log(AT_LOG_WARN, "rpc-server: dropped a connection from %s: wrong magic 0x%x", p->peer, (unsigned)magic);
+            return -1;
+        }
+        p->got_magic = true;
+    }
     const char *key = NULL;
     size_t key_len = 0;
-    for (bool got = false; st == AT_OK && !got;) {
-        st = at_rpc_reader_take_frame(in, AT_RPC_MAX_KEY_LEN, &key, &key_len, &got);
-        if (st == AT_OK && !got) st = at_rpc_net_recv(fd, in, deadline);
+    bool got = false;
+    rs = at_rpc_reader_take_frame(&p->in, AT_RPC_MAX_KEY_LEN, &key, &key_len, &got);
+    if (rs != AT_OK) {
+        at_log(AT_LOG_WARN, "rpc-server: dropped a connection from %s: %s", p->peer, at_last_error());
+        return -1;
     }
-    bool match = false;
-    if (st == AT_OK) {
-        st = at_rpc_dp_parse_key(key, key_len, &header, timeout_s);
-        match = st == AT_OK && !strncmp(header, "client:", 7) && !strcmp(header + 7, matchkey);
-        if (st == AT_EPARSE) {
-            at_log(AT_LOG_WARN, "rpc-server: %s", at_last_error());
-            st = AT_OK;
-        }
-        if (st == AT_OK) {
-            at_rpc_enc_dp_reply(&out, match ? AT_RPC_CODE_SUCCESS : AT_RPC_CODE_MISMATCH, s->server_key);
-            st = at_strbuf_status(&out);
-        }
-        if (st == AT_OK) st = at_rpc_net_send_all(fd, out.data, out.len, deadline);
-        if (st == AT_OK && !match) at_log(AT_LOG_WARN, "rpc-server: mismatch key from client");
-    } else if (st != AT_ENOMEM) {
-        at_log(AT_LOG_WARN, "rpc-server: dropped a connection: %s", at_last_error());
-        st = AT_OK;
+    if (!got) return eof ? -1 : 0;
+    char *header = NULL;
+    double t = 0;
+    rs = at_rpc_dp_parse_key(key, key_len, &header, &t);
+    if (rs == AT_ENOMEM) {
+        *st = rs;
+        return -1;
     }
+    bool match = rs == AT_OK && !strncmp(header, "client:", 7) && !strcmp(header + 7, matchkey);
+    if (rs == AT_EPARSE) at_log(AT_LOG_WARN, "rpc-server: %s", at_last_error());
     at_free(header);
+    at_strbuf out;
+    at_strbuf_init(&out);
+    at_rpc_enc_dp_reply(&out, match ? AT_RPC_CODE_SUCCESS : AT_RPC_CODE_MISMATCH, s->server_key);
+    rs = at_strbuf_status(&out);
+    /* a few bytes on a fresh socket: the deadline only guards against a peer that stopped reading */
+    if (rs == AT_OK) rs = at_rpc_net_send_all(p->fd, out.data, out.len, p->deadline);
     at_strbuf_fini(&out);
-    if (st == AT_OK && match) {
-        *accepted = true;
-        return AT_OK;
+    if (rs == AT_ENOMEM) {
+        *st = rs;
+        return -1;
     }
-    if (st != AT_ENOMEM) st = AT_OK; /* a client's bad handshake is its problem, not the server's */
-    return st;
+    if (rs != AT_OK) return -1;
+    if (!match) {
+        at_log(AT_LOG_WARN, "rpc-server: mismatch key from client");
+        return -1;
+    }
+    *timeout_s = t;
+    return 1;
 }
 
 /* TVM's _accept_conn: PUT a fresh matchkey, keep it alive, return the first client that
- * presents it. *fd = -1 when stopped. A tracker failure returns its status (the caller
+ * presents it; handshakes of all fresh connections progress together, each dropped at its own
+ * deadline. *fd = -1 when stopped. A tracker failure returns its status (the caller
  * reconnects). */
 static at_status accept_client(at_rpc_server *s, int *fd, char peer[AT_RPC_IP_MAX], double *timeout_s)
 {
     *fd = -1;
     keyset old = {.n = 0};
     char *matchkey = NULL;
+    pending_set ps = {.n = 0};
     at_status st = AT_OK;
     int period = or_default(s->o.ping_period_ms, 2000);
     int unmatch_timeout = or_default(s->o.unmatch_timeout_ms, 4000);
@@ -510,11 +581,19 @@ static at_status accept_client(at_rpc_server *s, int *fd, char peer[AT_RPC_IP_MA
     }
     int unmatched = 0;
     double next_ping = at_clock_mono_s() + period / 1000.0;
-    while (st == AT_OK && !stop_requested(s)) {
-        struct pollfd pf[2] = {{.fd = s->listen_fd, .events = POLLIN}, {.fd = s->tc ? at_rpc_tclient_fd(s->tc) : -1, .events = POLLIN}};
+    struct pollfd pf[2 + MAX_PENDING];
+    while (st == AT_OK && !stop_requested(s) && *fd < 0) {
+        pf[0] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
+        pf[1] = (struct pollfd){.fd = s->tc ? at_rpc_tclient_fd(s->tc) : -1, .events = POLLIN};
         int wait_ms = s->tc ? at_rpc_ms_left(next_ping) : 1000;
         if (wait_ms > 1000) wait_ms = 1000; /* re-check the stop flag */
-        int rc = poll(pf, 2, wait_ms);
+        size_t n_polled = ps.n;
+        for (size_t i = 0; i < n_polled; i++) {
+            pf[2 + i] = (struct pollfd){.fd = ps.p[i].fd, .events = POLLIN};
+            int left = at_rpc_ms_left(ps.p[i].deadline);
+            if (left < wait_ms) wait_ms = left;
+        }
+        int rc = poll(pf, (nfds_t)(2 + n_polled), wait_ms);
         if (rc < 0 && errno != EINTR) {
             st = AT_FAIL(AT_EIO, "poll: %s", strerror(errno));
             break;
@@ -524,27 +603,40 @@ static at_status accept_client(at_rpc_server *s, int *fd, char peer[AT_RPC_IP_MA
             st = AT_FAIL(AT_EIO, "the tracker closed the connection");
             break;
         }
-        if (rc > 0 && (pf[0].revents & POLLIN)) {
-            int c;
-            st = at_rpc_net_accept(s->listen_fd, &c);
-            if (st != AT_OK || c < 0) continue;
-            if (at_rpc_net_peer_ip(c, peer) != AT_OK) snprintf(peer, AT_RPC_IP_MAX, "?");
-            bool ok;
-            st = dp_handshake(s, c, matchkey, &ok, timeout_s);
-            if (st == AT_OK && ok) {
-                *fd = c;
+        /* handshakes first (highest index down, so a drop moves only an entry already seen) */
+        for (size_t k = n_polled; rc > 0 && k-- > 0 && st == AT_OK;) {
+            if (!(pf[2 + k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            int r = pending_step(s, &ps.p[k], matchkey, timeout_s, &st);
+            if (r == 0) continue;
+            if (r > 0) {
+                *fd = ps.p[k].fd;
+                snprintf(peer, AT_RPC_IP_MAX, "%s", ps.p[k].peer);
+                /* what the client sent after its handshake passes to the session */
+                at_rpc_reader_fini(&s->in);
+                s->in = ps.p[k].in;
+                ps.p[k] = ps.p[--ps.n];
                 break;
             }
-            at_rpc_net_close(c);
-            continue;
+            pending_drop(&ps, k);
+        }
+        if (*fd >= 0 || st != AT_OK) break;
+        for (size_t k = ps.n; k-- > 0;) {
+            if (at_rpc_ms_left(ps.p[k].deadline) > 0) continue;
+            at_log(AT_LOG_WARN, "rpc-server: %s sent no complete handshake in %d ms; closing it", ps.p[k].peer,
+                   or_default(s->o.io_timeout_ms, 10000));
+            pending_drop(&ps, k);
+        }
+        if (rc > 0 && (pf[0].revents & POLLIN)) {
+            st = pending_accept(s, &ps);
+            if (st != AT_OK) break;
         }
         if (!s->tc || at_clock_mono_s() < next_ping) continue;
         next_ping = at_clock_mono_s() + period / 1000.0;
-        bool pending;
-        st = at_rpc_tclient_pending_has(s->tc, matchkey, &pending);
+        bool pending_key;
+        st = at_rpc_tclient_pending_has(s->tc, matchkey, &pending_key);
         if (st == AT_OK) st = keyset_add(&old, matchkey);
         if (st != AT_OK) break;
-        unmatched = pending ? 0 : unmatched + 1;
+        unmatched = pending_key ? 0 : unmatched + 1;
         /* handed out to a client that never came: register a fresh key */
         if ((long)unmatched * period > (long)unmatch_timeout + period) {
             at_log(AT_LOG_INFO, "rpc-server: no incoming connections, regenerate key ...");
@@ -557,8 +649,13 @@ static at_status accept_client(at_rpc_server *s, int *fd, char peer[AT_RPC_IP_MA
             unmatched = 0;
         }
     }
+    pending_fini(&ps);
     keyset_fini(&old);
     at_free(matchkey);
+    if (st != AT_OK && *fd >= 0) {
+        at_rpc_net_close(*fd);
+        *fd = -1;
+    }
     return st;
 }
 

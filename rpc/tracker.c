@@ -26,6 +26,7 @@ typedef struct tio {
     bool          handshaken;
     bool          closing;
     double        accepted_s;
+    double        partial_s; /* when the unfinished message buffered in `in` began; 0: none */
     at_rpc_reader in;
     at_strbuf     out;
     size_t        out_off; /* first unsent byte of out */
@@ -40,7 +41,7 @@ struct at_rpc_tracker {
     size_t                 n_conns, cap_conns;
     uint64_t               next_id;
     size_t                 max_msg, max_conns;
-    int                    handshake_timeout_ms;
+    int                    handshake_timeout_ms, read_timeout_ms;
     volatile sig_atomic_t *stop_flag;
     bool                   stopped;
     struct pollfd         *pfds;
@@ -107,6 +108,7 @@ at_status at_rpc_tracker_new(const at_rpc_tracker_opts *o, at_rpc_tracker **out)
     t->max_msg = o->max_msg_bytes ? o->max_msg_bytes : AT_RPC_TRACKER_MAX_MSG;
     t->max_conns = o->max_conns ? o->max_conns : 1024;
     t->handshake_timeout_ms = o->handshake_timeout_ms ? o->handshake_timeout_ms : 10000;
+    t->read_timeout_ms = o->read_timeout_ms ? o->read_timeout_ms : 10000;
     t->stop_flag = o->stop_flag;
     at_status st;
     if (o->stop_key) {
@@ -231,6 +233,7 @@ static at_status process(at_rpc_tracker *t, tio *c)
             return AT_OK;
         }
         if (!got) return AT_OK;
+        c->partial_s = 0; /* a whole message: what follows starts a new one */
         bool stop = false;
         st = at_rpc_tstate_handle(t->st, c->id, msg, &stop);
         at_json_free(msg);
@@ -283,12 +286,15 @@ at_status at_rpc_tracker_poll(at_rpc_tracker *t, int timeout_ms, bool *stopped)
     if (t->stopped) return AT_OK;
     size_t n = t->n_conns + 1;
     if (!at_rpc_grow((void **)&t->pfds, &t->cap_pfds, n, sizeof *t->pfds)) return AT_OOM();
-    /* the earliest handshake deadline bounds the wait */
+    /* the earliest handshake or read deadline bounds the wait */
     double now = at_clock_mono_s();
     for (size_t i = 0; i < t->n_conns; i++) {
         tio *c = t->conns[i];
-        if (c->handshaken) continue;
-        int left = (int)((c->accepted_s + t->handshake_timeout_ms / 1000.0 - now) * 1000.0) + 1;
+        double due = !c->handshaken ? c->accepted_s + t->handshake_timeout_ms / 1000.0
+                     : c->partial_s > 0 ? c->partial_s + t->read_timeout_ms / 1000.0
+                                        : -1;
+        if (due < 0) continue;
+        int left = (int)((due - now) * 1000.0) + 1;
         if (left < 0) left = 0;
         if (timeout_ms < 0 || left < timeout_ms) timeout_ms = left;
     }
@@ -320,6 +326,7 @@ at_status at_rpc_tracker_poll(at_rpc_tracker *t, int timeout_ms, bool *stopped)
             }
             if (st == AT_OK) st = process(t, c);
             if (eof) c->closing = true;
+            if (c->handshaken && at_rpc_reader_buffered(&c->in) > 0 && c->partial_s == 0) c->partial_s = at_clock_mono_s();
         }
     }
     if (st == AT_OK && !t->stopped && (t->pfds[0].revents & POLLIN)) st = accept_all(t);
@@ -328,6 +335,11 @@ at_status at_rpc_tracker_poll(at_rpc_tracker *t, int timeout_ms, bool *stopped)
         tio *c = t->conns[i];
         if (!c->handshaken && !c->closing && (now - c->accepted_s) * 1000.0 >= t->handshake_timeout_ms) {
             at_log(AT_LOG_WARN, "tracker: %s sent no handshake in %d ms; closing it", c->peer, t->handshake_timeout_ms);
+            c->closing = true;
+        }
+        if (c->handshaken && !c->closing && c->partial_s > 0 && (now - c->partial_s) * 1000.0 >= t->read_timeout_ms) {
+            at_log(AT_LOG_WARN, "tracker: %s sent part of a message and nothing more in %d ms; closing it", c->peer,
+                   t->read_timeout_ms);
             c->closing = true;
         }
     }

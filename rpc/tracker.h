@@ -24,6 +24,8 @@ typedef struct at_rpc_tracker_opts {
     size_t      max_msg_bytes; /* largest JSON message (default AT_RPC_TRACKER_MAX_MSG) */
     size_t      max_conns;    /* connections served at once (default 1024); more are refused */
     int         handshake_timeout_ms; /* a peer silent this long after connecting is dropped (default 10000) */
+    int         read_timeout_ms; /* a message begun must be complete within this, else the peer is
+                                    dropped: half a message never holds a slot (default 10000) */
     volatile sig_atomic_t *stop_flag; /* (optional) at_rpc_tracker_run returns once *stop_flag != 0 */
 } at_rpc_tracker_opts;
 
