@@ -441,6 +441,9 @@ static size_t revive(at_meas_ocl *m, at_status *first_error)
 
 /* ---- public API ----------------------------------------------------------------------------- */
 
+/* Worker processes per online core at most (n_parallel above it is cut down, with a warning). */
+#define AT_MEAS_MAX_WORKERS_PER_CORE 4L
+
 static char *dup_opt(const char *s, bool *oom)
 {
     if (!s) return NULL;
@@ -467,9 +470,15 @@ static at_status pool_new(const at_measure_opts *opts, at_meas_backend backend, 
     if (!o->build_timeout_ms) o->build_timeout_ms = 10000;
     if (!o->cooldown_ms) o->cooldown_ms = 100;
     if (!o->seed) o->seed = 1;
-    if (!o->n_parallel) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        o->n_parallel = cores > 0 ? (int)cores : 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) cores = 1;
+    if (!o->n_parallel) o->n_parallel = (int)cores;
+    /* builders beyond a few per core only queue for the CPU, and each is a process with a device
+     * context: --n-parallel 100000 used to fork workers until the machine gave out */
+    if ((long)o->n_parallel > AT_MEAS_MAX_WORKERS_PER_CORE * cores) {
+        at_log(AT_LOG_WARN, "n_parallel %d is more than %ld builder processes per core: using %ld (%ld cores)",
+               o->n_parallel, AT_MEAS_MAX_WORKERS_PER_CORE, AT_MEAS_MAX_WORKERS_PER_CORE * cores, cores);
+        o->n_parallel = (int)(AT_MEAS_MAX_WORKERS_PER_CORE * cores);
     }
     bool oom = false;
     o->device = m->device = dup_opt(opts->device, &oom);
