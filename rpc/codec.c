@@ -116,6 +116,18 @@ at_status at_rpc_reader_take_frame(at_rpc_reader *r, size_t max_len, const char 
     return AT_OK;
 }
 
+/* True when every number in j is finite. The JSON layer reads 1e999 as inf (json.loads does
+ * too), and a tracker echoes parts of what it reads (UPDATE_INFO's info in SUMMARY): written
+ * back, inf would not be JSON, and every client's summary would fail to parse. */
+static bool all_finite(const cJSON *j)
+{
+    for (const cJSON *c = j; c; c = c->next) {
+        if (cJSON_IsNumber(c) && !isfinite(c->valuedouble)) return false;
+        if (c->child && !all_finite(c->child)) return false;
+    }
+    return true;
+}
+
 at_status at_rpc_reader_take_json(at_rpc_reader *r, size_t max_len, cJSON **out, bool *got)
 {
     const char *p = NULL;
@@ -123,9 +135,18 @@ at_status at_rpc_reader_take_json(at_rpc_reader *r, size_t max_len, cJSON **out,
     *out = NULL;
     AT_TRY(at_rpc_reader_take_frame(r, max_len, &p, &n, got));
     if (!*got) return AT_OK;
-    at_status st = at_json_parse(p, n, out);
-    if (st != AT_OK) *got = false;
-    return st;
+    cJSON *j = NULL;
+    at_status st = at_json_parse(p, n, &j);
+    if (st == AT_OK && !all_finite(j)) {
+        at_json_free(j);
+        st = AT_FAIL(AT_EPARSE, "message holds a number out of range (not finite)");
+    }
+    if (st != AT_OK) {
+        *got = false;
+        return st;
+    }
+    *out = j;
+    return AT_OK;
 }
 
 /* ---- tracker encoders ------------------------------------------------------------------- */

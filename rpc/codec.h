@@ -68,9 +68,10 @@ bool at_rpc_reader_take_i32(at_rpc_reader *r, int32_t *out);
  * > max_len (the stream cannot be resynchronised: close the connection). */
 at_status at_rpc_reader_take_frame(at_rpc_reader *r, size_t max_len, const char **payload, size_t *len, bool *got);
 
-/* take_frame, then parses the payload as one JSON value (Python json.loads strictness).
- * *out owned by the caller (at_json_free). Returns AT_OK, AT_EPARSE (bad length or JSON) or
- * AT_ENOMEM. */
+/* take_frame, then parses the payload as one JSON value (Python json.loads strictness, but a
+ * number out of double range, which json.loads reads as inf, is refused: echoed back it would not
+ * be JSON). *out owned by the caller (at_json_free). Returns AT_OK, AT_EPARSE (bad length or
+ * JSON, a non-finite number) or AT_ENOMEM. */
 at_status at_rpc_reader_take_json(at_rpc_reader *r, size_t max_len, cJSON **out, bool *got);
 
 /* ---- tracker messages: encoders (each appends one complete frame) ------------------------ */

@@ -195,6 +195,28 @@ static void half_a_message_should_not_hold_a_tracker_slot(void **state)
     }
 }
 
+/* A fuzz finding (fuzz_json, then fuzz_rpc_frames): 1e999 parses as inf, and a tracker echoes
+ * UPDATE_INFO's object in SUMMARY, where "inf" is not JSON: every client's query failed. */
+static void a_message_with_a_number_out_of_range_should_be_refused(void **state)
+{
+    (void)state;
+    static const char msg[] = "[5, {\"key\": \"server:x\", \"addr\": [null, 9090], \"load\": 1e999}]";
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_rpc_enc_frame(&sb, msg, strlen(msg));
+    at_rpc_reader r;
+    at_rpc_reader_init(&r);
+    assert_ok(at_rpc_reader_feed(&r, sb.data, sb.len));
+    cJSON *j = NULL;
+    bool got = true;
+    assert_int_equal(at_rpc_reader_take_json(&r, 4096, &j, &got), AT_EPARSE);
+    assert_false(got);
+    assert_null(j);
+    assert_string_equal(at_last_error(), "message holds a number out of range (not finite)");
+    at_rpc_reader_fini(&r);
+    at_strbuf_fini(&sb);
+}
+
 int main(void)
 {
     at_log_set_sink(quiet, NULL);
@@ -202,6 +224,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(idle_connections_should_not_keep_clients_from_an_rpc_server, reap_children),
         cmocka_unit_test_teardown(half_a_message_should_not_hold_a_tracker_slot, reap_children),
+        cmocka_unit_test(a_message_with_a_number_out_of_range_should_be_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
