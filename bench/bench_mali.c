@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench_ocl_util.h"
 #include "core/alloc.h"
 #include "core/json.h"
 #include "core/rng.h"
@@ -30,71 +31,6 @@ static const struct {
      "[[\"TENSOR\", [1, 32, 112, 112], \"float32\"], [\"TENSOR\", [32, 1, 3, 3], \"float32\"], [1, 1], [1, 1, 1, 1], [1, 1], \"float32\"]"},
     {"dense.mali", "resnet-18 dense", "[[\"TENSOR\", [1, 512], \"float32\"], [\"TENSOR\", [1000, 512], \"float32\"], null, \"float32\"]"},
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    if (n == 0) return 0;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Same workload for the pack's purposes: the same args, or for dense the same shapes and dtype
- * (the pack's dense records carry TVM 0.6's bias argument). */
-static bool same_workload(const at_template *tm, const at_args *ours, const at_rec *r)
-{
-    if (strcmp(r->task_name, tm->name) != 0) return false;
-    cJSON *j = NULL;
-    at_args theirs;
-    bool ok = at_json_parse(r->args_json, strlen(r->args_json), &j) == AT_OK && at_op_args_from_json(tm->op, j, &theirs) == AT_OK;
-    at_json_free(j);
-    if (!ok) return false;
-    if (tm->op == AT_OP_DENSE) {
-        const at_dense_args *a = &ours->u.dense, *b = &theirs.u.dense;
-        return a->m == b->m && a->n == b->n && a->k == b->k && at_ir_type_eq(a->dtype, b->dtype);
-    }
-    at_strbuf x, y;
-    at_strbuf_init(&x);
-    at_strbuf_init(&y);
-    at_op_args_write_json(ours, &x);
-    at_op_args_write_json(&theirs, &y);
-    ok = !strcmp(at_strbuf_cstr(&x), at_strbuf_cstr(&y));
-    at_strbuf_fini(&x);
-    at_strbuf_fini(&y);
-    return ok;
-}
-
-/* Measures configs cfg[0..n) of t; gflops[i] = 0 for a failed one. */
-static void measure(at_meas_ocl *m, const at_task *t, at_config *const *cfg, size_t n, double *gflops, int verbose)
-{
-    at_meas_input *in = at_calloc(n, sizeof *in);
-    at_result *res = at_calloc(n, sizeof *res);
-    for (size_t i = 0; i < n; i++) {
-        in[i] = (at_meas_input){t, cfg[i]};
-        at_result_init(&res[i]);
-    }
-    if (at_meas_ocl_measure(m, in, n, res) != AT_OK) fprintf(stderr, "bench_mali: %s\n", at_last_error());
-    for (size_t i = 0; i < n; i++) {
-        gflops[i] = 0;
-        if (res[i].err == AT_MEAS_OK && res[i].n_costs > 0) {
-            double c[64];
-            size_t k = res[i].n_costs < 64 ? res[i].n_costs : 64;
-            memcpy(c, res[i].costs_s, k * sizeof *c);
-            gflops[i] = at_task_flop(t) / median(c, k) / 1e9;
-        } else if (verbose) {
-            fprintf(stderr, "  config %lld: %s %s\n", (long long)at_config_index(cfg[i]), at_meas_err_name(res[i].err),
-                    res[i].msg ? res[i].msg : "");
-        }
-        at_result_fini(&res[i]);
-    }
-    at_free(in);
-    at_free(res);
-}
 
 static void usage(const char *prog)
 {
@@ -180,7 +116,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < log->n; i++) {
             const at_rec *r = &log->recs[i];
             if (!strcmp(r->task_name, tm->name)) refs[n_refs++] = r->config;
-            if (r->result.err == AT_MEAS_OK && same_workload(tm, at_task_args(t), r) && (!best || at_rec_cost(r) < at_rec_cost(best)))
+            if (r->result.err == AT_MEAS_OK && at_bench_same_workload(tm, at_task_args(t), r) && (!best || at_rec_cost(r) < at_rec_cost(best)))
                 best = r;
         }
         at_config *cfg[3] = {NULL, NULL, NULL};
@@ -201,7 +137,7 @@ int main(int argc, char **argv)
         }
         at_config_free(fb);
         double g[3] = {0, 0, 0};
-        if (rc == 0) measure(m, t, cfg, nc, g, 1);
+        if (rc == 0) at_bench_measure_gflops(m, t, cfg, nc, g, 1, "bench_mali");
         double g_top = fb_at == 1 ? g[0] : -1, g_fb = g[fb_at];
         /* the best of n_random distinct random configs */
         size_t nr = (size_t)n_random < (size_t)at_space_len(sp) ? (size_t)n_random : (size_t)at_space_len(sp);
@@ -216,7 +152,7 @@ int main(int argc, char **argv)
         if (rc == 0 && at_space_sample_ints(sp, &rng, nr, idx) == AT_OK) {
             for (size_t i = 0; i < nr; i++)
                 if (at_task_config(t, idx[i], &rc_cfg[i]) != AT_OK) abort();
-            measure(m, t, rc_cfg, nr, gr, 0);
+            at_bench_measure_gflops(m, t, rc_cfg, nr, gr, 0, "bench_mali");
             for (size_t i = 0; i < nr; i++) {
                 if (gr[i] > 0) ok++;
                 if (gr[i] > g_best) {

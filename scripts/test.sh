@@ -19,7 +19,8 @@ if ! cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1; then
 fi
 cd "$build"
 status=0
-ctest --output-on-failure -j"$(nproc)" -L "${AT_TEST_LABELS:-unit|e2e|device}" >ctest.log 2>&1 &
+: >ctest.log
+ctest --output-on-failure -j"$(nproc)" -L "${AT_TEST_LABELS:-unit|e2e|device}" >>ctest.log 2>&1 &
 ctest_pid=$!
 tail -n +1 --pid=$ctest_pid -f ctest.log | grep -E --line-buffered "Test +#|tests passed|Total Test time" || true
 wait $ctest_pid || status=$?

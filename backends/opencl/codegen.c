@@ -35,6 +35,7 @@ typedef struct cg {
     bool                *varying;   /* by var id: a let holding a vector inside a vectorized loop */
     int                 *decl_depth;/* by var id: C block depth of its declaration, -1 if none */
     uint32_t            *bind_seq;  /* by var id: order in which its loop or let was entered */
+    int64_t             *extent;    /* by var id: its loop's extent while inside it, else 0 */
     uint32_t             n_bound;
     decl                *decls;
     size_t               n_decls, cap_decls;
@@ -304,6 +305,75 @@ static bool cint(const cg *c, const at_ir_expr *e, int64_t *v)
     }
 }
 
+#define RANGE_LIMIT ((int64_t)1 << 40) /* bounds past this are not tracked (no overflow below) */
+
+/* Bounds lo <= e <= hi of a signed 32/64-bit integer expression from the ranges of the loop
+ * variables in it (0 .. extent-1), as TVM's simplifier bounds an index by its loops: constants,
+ * + - *, and / % by a positive constant of a non-negative operand. */
+static bool range(const cg *c, const at_ir_expr *e, int64_t *lo, int64_t *hi)
+{
+    int64_t v, alo, ahi, blo, bhi;
+    if (e->type.code != AT_IR_TINT || e->type.bits < 32 || e->type.lanes != 1) return false;
+    if (cint(c, e, &v)) {
+        *lo = *hi = v;
+        return v > -RANGE_LIMIT && v < RANGE_LIMIT;
+    }
+    if (e->kind == AT_IR_VAR) {
+        if (c->extent[e->u.var->id] <= 0 || c->extent[e->u.var->id] >= RANGE_LIMIT) return false;
+        *lo = 0;
+        *hi = c->extent[e->u.var->id] - 1;
+        return true;
+    }
+    if (e->kind != AT_IR_BINARY || !range(c, e->u.bin.a, &alo, &ahi) || !range(c, e->u.bin.b, &blo, &bhi)) return false;
+    switch (e->u.bin.op) {
+    case AT_IR_ADD: *lo = alo + blo; *hi = ahi + bhi; break;
+    case AT_IR_SUB: *lo = alo - bhi; *hi = ahi - blo; break;
+    case AT_IR_MUL: {
+        if (alo != ahi && blo != bhi) return false; /* products by a constant only */
+        int64_t k = alo == ahi ? alo : blo, xlo = alo == ahi ? blo : alo, xhi = alo == ahi ? bhi : ahi;
+        int64_t kabs = k < 0 ? -k : k, xabs = xhi > -xlo ? xhi : -xlo;
+        if (kabs > 1 && xabs > RANGE_LIMIT / kabs) return false;
+        *lo = k >= 0 ? xlo * k : xhi * k;
+        *hi = k >= 0 ? xhi * k : xlo * k;
+        break;
+    }
+    case AT_IR_DIV:
+    case AT_IR_MOD:
+        if (blo != bhi || blo <= 0 || alo < 0) return false;
+        *lo = e->u.bin.op == AT_IR_DIV ? alo / blo : 0;
+        *hi = e->u.bin.op == AT_IR_DIV ? ahi / blo : (ahi < blo - 1 ? ahi : blo - 1);
+        break;
+    case AT_IR_MIN: case AT_IR_MAX: case AT_IR_EQ: case AT_IR_NE: case AT_IR_LT: case AT_IR_LE: case AT_IR_GT:
+    case AT_IR_GE: case AT_IR_AND: case AT_IR_OR: case AT_IR_BIT_AND: case AT_IR_BIT_OR: case AT_IR_BIT_XOR:
+    case AT_IR_SHL: case AT_IR_SHR: case AT_IR_BINOP_COUNT:
+    default: return false;
+    }
+    return *lo > -RANGE_LIMIT && *hi < RANGE_LIMIT;
+}
+
+/* Truth of a comparison that the operands' ranges decide (a pad check such as h * 8 + 9 >= 1). */
+static bool compare_by_range(const cg *c, at_ir_binop op, const at_ir_expr *a, const at_ir_expr *b, bool *v)
+{
+    int64_t alo, ahi, blo, bhi;
+    if (!range(c, a, &alo, &ahi) || !range(c, b, &blo, &bhi)) return false;
+    switch (op) {
+    case AT_IR_LT: if (ahi < blo || alo >= bhi) { *v = ahi < blo; return true; } return false;
+    case AT_IR_LE: if (ahi <= blo || alo > bhi) { *v = ahi <= blo; return true; } return false;
+    case AT_IR_GT: if (alo > bhi || ahi <= blo) { *v = alo > bhi; return true; } return false;
+    case AT_IR_GE: if (alo >= bhi || ahi < blo) { *v = alo >= bhi; return true; } return false;
+    case AT_IR_EQ: case AT_IR_NE:
+        if (ahi < blo || alo > bhi) {
+            *v = op == AT_IR_NE;
+            return true;
+        }
+        return false;
+    case AT_IR_ADD: case AT_IR_SUB: case AT_IR_MUL: case AT_IR_DIV: case AT_IR_MOD: case AT_IR_MIN: case AT_IR_MAX:
+    case AT_IR_AND: case AT_IR_OR: case AT_IR_BIT_AND: case AT_IR_BIT_OR: case AT_IR_BIT_XOR: case AT_IR_SHL:
+    case AT_IR_SHR: case AT_IR_BINOP_COUNT:
+    default: return false;
+    }
+}
+
 /* Truth of a scalar condition that is constant here (comparisons of constant integers and
  * logic over them), so unrolled code drops branches it can never take. */
 static bool cbool(const cg *c, const at_ir_expr *e, bool *v)
@@ -334,7 +404,8 @@ static bool cbool(const cg *c, const at_ir_expr *e, bool *v)
         }
         return false;
     }
-    if (op < AT_IR_EQ || op > AT_IR_GE || !cint(c, e->u.bin.a, &a) || !cint(c, e->u.bin.b, &b)) return false;
+    if (op < AT_IR_EQ || op > AT_IR_GE) return false;
+    if (!cint(c, e->u.bin.a, &a) || !cint(c, e->u.bin.b, &b)) return compare_by_range(c, op, e->u.bin.a, e->u.bin.b, v);
     bool uns = e->u.bin.a->type.code == AT_IR_TUINT;
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
     switch (op) {
@@ -690,6 +761,32 @@ static void scalar(cg *c, const at_ir_expr *e)
         const at_ir_expr *a = e->u.bin.a, *b = e->u.bin.b;
         at_ir_type t = a->type;
         if ((op == AT_IR_ADD || op == AT_IR_SUB || op == AT_IR_MUL) && affine(c, e)) return;
+        bool side;
+        if ((op == AT_IR_AND || op == AT_IR_OR) && t.lanes == 1) {
+            /* a side the ranges decide to the identity (true for &&, false for ||) drops out */
+            if (cbool(c, a, &side) && side == (op == AT_IR_AND)) {
+                scalar(c, b);
+                return;
+            }
+            if (cbool(c, b, &side) && side == (op == AT_IR_AND)) {
+                scalar(c, a);
+                return;
+            }
+        }
+        int64_t alo, ahi, kd;
+        if ((op == AT_IR_DIV || op == AT_IR_MOD) && cint(c, b, &kd) && kd > 1 && (kd & (kd - 1)) == 0 &&
+            range(c, a, &alo, &ahi) && alo >= 0) {
+            /* a non-negative operand by a power of two: a shift or a mask, as TVM prints them */
+            int sh = 0;
+            while (((int64_t)1 << sh) < kd) sh++;
+            at_strbuf_putc(c->sb, '(');
+            scalar(c, a);
+            if (op == AT_IR_DIV)
+                at_strbuf_printf(c->sb, " >> %d)", sh);
+            else
+                at_strbuf_printf(c->sb, " & %lld)", (long long)(kd - 1));
+            return;
+        }
         bool flt = at_ir_type_is_float(t);
         int64_t ka = 1, kb = 1;
         bool ca = cint(c, a, &ka), cb = cint(c, b, &kb);
@@ -945,52 +1042,64 @@ static void store(cg *c, const at_ir_stmt *s)
     at_strbuf_puts(c->sb, ";\n");
 }
 
+/* A loop (the caller has recorded its variable's binding order and range). */
+static void loop_stmt(cg *c, const at_ir_stmt *s)
+{
+    char tb[16];
+    const at_ir_var *v = s->u.loop.var;
+    at_ir_for_kind kind = s->u.loop.kind;
+    if (s->u.loop.extent == 1) {
+        /* one iteration (or one group / work-item along a dimension): the index is the
+         * constant 0, as TVM's simplifier removes such loops; the launch keeps the dimension */
+        c->cbound[v->id] = true;
+        c->cval[v->id] = 0;
+        stmt(c, s->u.loop.body);
+        c->cbound[v->id] = false;
+        return;
+    }
+    if (at_ir_for_kind_is_binding(kind)) {
+        int d = (int)((kind - AT_IR_BLOCK_X) % 3);
+        indent(c);
+        if (declare(c, v)) at_strbuf_printf(c->sb, "%s ", tname(c, v->type, tb));
+        at_strbuf_printf(c->sb, "%s = (%s)%s(%d);\n", c->var_names[v->id], tname(c, v->type, tb),
+                         kind <= AT_IR_BLOCK_Z ? "get_group_id" : "get_local_id", d);
+        stmt(c, s->u.loop.body);
+        return;
+    }
+    if (kind == AT_IR_VECTORIZED) {
+        vectorized(c, s);
+        return;
+    }
+    if ((kind == AT_IR_UNROLLED && !(s->u.loop.flags & AT_IR_LOOP_PRAGMA_UNROLL)) || kind == AT_IR_VTHREAD) {
+        unrolled(c, s);
+        return;
+    }
+    if (kind == AT_IR_UNROLLED) {
+        indent(c);
+        at_strbuf_puts(c->sb, "#pragma unroll\n");
+    }
+    indent(c);
+    const char *n = c->var_names[v->id];
+    at_strbuf_printf(c->sb, "for (%s %s = 0; %s < ", tname(c, v->type, tb), n, n);
+    print_int(c, v->type, s->u.loop.extent);
+    at_strbuf_printf(c->sb, "; ++%s) ", n);
+    open_block(c);
+    stmt(c, s->u.loop.body);
+    close_block(c);
+    return;
+}
+
 static void stmt(cg *c, const at_ir_stmt *s)
 {
     char tb[16];
     switch (s->kind) {
     case AT_IR_FOR: {
         const at_ir_var *v = s->u.loop.var;
-        at_ir_for_kind kind = s->u.loop.kind;
         c->bind_seq[v->id] = ++c->n_bound;
-        if (s->u.loop.extent == 1) {
-            /* one iteration (or one group / work-item along a dimension): the index is the
-             * constant 0, as TVM's simplifier removes such loops; the launch keeps the dimension */
-            c->cbound[v->id] = true;
-            c->cval[v->id] = 0;
-            stmt(c, s->u.loop.body);
-            c->cbound[v->id] = false;
-            return;
-        }
-        if (at_ir_for_kind_is_binding(kind)) {
-            int d = (int)((kind - AT_IR_BLOCK_X) % 3);
-            indent(c);
-            if (declare(c, v)) at_strbuf_printf(c->sb, "%s ", tname(c, v->type, tb));
-            at_strbuf_printf(c->sb, "%s = (%s)%s(%d);\n", c->var_names[v->id], tname(c, v->type, tb),
-                             kind <= AT_IR_BLOCK_Z ? "get_group_id" : "get_local_id", d);
-            stmt(c, s->u.loop.body);
-            return;
-        }
-        if (kind == AT_IR_VECTORIZED) {
-            vectorized(c, s);
-            return;
-        }
-        if ((kind == AT_IR_UNROLLED && !(s->u.loop.flags & AT_IR_LOOP_PRAGMA_UNROLL)) || kind == AT_IR_VTHREAD) {
-            unrolled(c, s);
-            return;
-        }
-        if (kind == AT_IR_UNROLLED) {
-            indent(c);
-            at_strbuf_puts(c->sb, "#pragma unroll\n");
-        }
-        indent(c);
-        const char *n = c->var_names[v->id];
-        at_strbuf_printf(c->sb, "for (%s %s = 0; %s < ", tname(c, v->type, tb), n, n);
-        print_int(c, v->type, s->u.loop.extent);
-        at_strbuf_printf(c->sb, "; ++%s) ", n);
-        open_block(c);
-        stmt(c, s->u.loop.body);
-        close_block(c);
+        int64_t saved_extent = c->extent[v->id];
+        c->extent[v->id] = s->u.loop.extent;
+        loop_stmt(c, s);
+        c->extent[v->id] = saved_extent;
         return;
     }
     case AT_IR_STORE: store(c, s); return;
@@ -1184,11 +1293,12 @@ at_status at_ocl_emit(const at_ir_program *p, at_ocl_code *out)
     c.varying = at_calloc(n_vars, sizeof *c.varying);
     c.decl_depth = at_malloc(n_vars * sizeof *c.decl_depth);
     c.bind_seq = at_calloc(n_vars, sizeof *c.bind_seq);
+    c.extent = at_calloc(n_vars, sizeof *c.extent);
     bool *used = at_calloc(c.n_buf_ids + 1, sizeof *used);
     at_ocl_code code = {0};
     code.kernels = at_calloc(p->n_kernels + 1, sizeof *code.kernels);
     at_status st = AT_OK;
-    if (!c.var_names || !c.buf_names || !c.cbound || !c.cval || !c.varying || !c.decl_depth || !c.bind_seq || !used || !code.kernels) {
+    if (!c.var_names || !c.buf_names || !c.cbound || !c.cval || !c.varying || !c.decl_depth || !c.bind_seq || !c.extent || !used || !code.kernels) {
         st = AT_OOM();
         goto done;
     }
@@ -1225,6 +1335,7 @@ done:
     at_free(c.varying);
     at_free(c.decl_depth);
     at_free(c.bind_seq);
+    at_free(c.extent);
     at_free(c.decls);
     at_free(used);
     at_strbuf_fini(&body);

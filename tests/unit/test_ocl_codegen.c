@@ -169,7 +169,7 @@ static void unroll_local_and_kernels_should_emit_their_constructs(void **state)
     assert_non_null(strstr(c.source, "float acc[4];"));
     assert_non_null(strstr(c.source, "barrier(CLK_LOCAL_MEM_FENCE);"));
     assert_non_null(strstr(c.source, "#pragma unroll\n"));
-    assert_non_null(strstr(c.source, "acc[3] = tile[((tx * 8) + ((ty + 3) % 8))];")); /* r folded to 3 */
+    assert_non_null(strstr(c.source, "acc[3] = tile[((tx * 8) + ((ty + 3) & 7))];")); /* r folded to 3 */
     assert_int_equal(count(c.source, "pair["), 2);                    /* vthread: two copies */
     assert_int_equal(c.kernels[0].local_bytes, 256);
     assert_int_equal(c.kernels[0].lws[1], 8);
@@ -240,7 +240,8 @@ static void identifiers_should_be_sanitized_and_unique(void **state)
 /* The conv accumulator's mixed-radix index ((((c * 7 + h) * 8 + vh) * 2 + vw) with vh, vw unrolled
  * and a one-group blockIdx.z: every unrolled access prints as one shared base plus a constant, the
  * extent-1 binding as 0 (no get_group_id), a div/mod stays an atom of the form, and a form with a
- * negative coefficient keeps the nested text. */
+ * negative coefficient keeps the nested text. Loop ranges decide comparisons (a guard that always
+ * holds disappears) and turn / % of a non-negative value by a power of two into >> and &. */
 static void indices_should_print_as_affine_forms_with_unit_loops_as_zero(void **state)
 {
     (void)state;
@@ -261,6 +262,12 @@ static void indices_should_print_as_affine_forms_with_unit_loops_as_zero(void **
     const at_ir_expr *neg = at_ir_sub(s, at_ir_mul(s, at_ir_v(s, c), at_ir_i32(s, 8)), at_ir_v(s, h));
     const at_ir_stmt *st = at_ir_seq2(s, at_ir_store(s, out, idx, at_ir_load(s, in, src, 1)),
                                       at_ir_store(s, out, at_ir_add(s, neg, at_ir_i32(s, 100)), at_ir_f32(s, 0)));
+    /* h * 8 + vh <= 6 * 8 + 1 < 56 always (the guard goes); h * 8 + vh >= 40 only sometimes (kept) */
+    const at_ir_expr *row = at_ir_add(s, at_ir_mul(s, at_ir_v(s, h), at_ir_i32(s, 8)), at_ir_v(s, vh));
+    st = at_ir_seq2(s, st, at_ir_if(s, at_ir_bin(s, AT_IR_LT, row, at_ir_i32(s, 56)),
+                                    at_ir_store(s, out, at_ir_add(s, row, at_ir_i32(s, 2000)), at_ir_f32(s, 1)), NULL));
+    st = at_ir_seq2(s, st, at_ir_if(s, at_ir_bin(s, AT_IR_GE, row, at_ir_i32(s, 40)),
+                                    at_ir_store(s, out, at_ir_add(s, row, at_ir_i32(s, 3000)), at_ir_f32(s, 2)), NULL));
     st = at_ir_for(s, vw, 2, AT_IR_UNROLLED, st);
     st = at_ir_for(s, vh, 2, AT_IR_UNROLLED, st);
     st = at_ir_for(s, h, 7, AT_IR_SERIAL, st);
@@ -273,10 +280,15 @@ static void indices_should_print_as_affine_forms_with_unit_loops_as_zero(void **
     assert_ok(at_ocl_emit(p, &code));
     assert_null(strstr(code.source, "get_group_id"));
     assert_int_equal(code.kernels[0].lws[2], 1); /* the launch keeps the dimension */
-    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16))] = in[(((h / 2) * 3) + 4)];"));
-    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16) + 1)] = in[(((h / 2) * 3) + 5)];"));
-    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16) + 3)] = in[(((h / 2) * 3) + 5)];"));
+    /* h is in [0, 7): h / 2 of a non-negative value prints as a shift */
+    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16))] = in[(((h >> 1) * 3) + 4)];"));
+    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16) + 1)] = in[(((h >> 1) * 3) + 5)];"));
+    assert_non_null(strstr(code.source, "out[((c * 112) + (h * 16) + 3)] = in[(((h >> 1) * 3) + 5)];"));
     assert_non_null(strstr(code.source, "out[(((c * 8) - h) + 100)] = 0.0f;"));
+    assert_null(strstr(code.source, "< 56"));
+    assert_non_null(strstr(code.source, "out[((h * 8) + 2001)] = 1.0f;"));
+    assert_non_null(strstr(code.source, "if (((h * 8) >= 40)) {"));
+    assert_non_null(strstr(code.source, "if ((((h * 8) + 1) >= 40)) {"));
     at_ocl_code_fini(&code);
     at_arena_free(a);
 }

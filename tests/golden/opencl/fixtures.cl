@@ -111,16 +111,16 @@ void transpose(__global float* restrict in, __global float* restrict out, __glob
   barrier(CLK_LOCAL_MEM_FENCE);
   out[((by * 8) + (bx * 128) + (ty * 16) + tx)] = tile[(ty + (tx * 8))];
   {
-    acc[0] = tile[((tx * 8) + (ty % 8))];
+    acc[0] = tile[((tx * 8) + (ty & 7))];
   }
   {
-    acc[1] = tile[((tx * 8) + ((ty + 1) % 8))];
+    acc[1] = tile[((tx * 8) + ((ty + 1) & 7))];
   }
   {
-    acc[2] = tile[((tx * 8) + ((ty + 2) % 8))];
+    acc[2] = tile[((tx * 8) + ((ty + 2) & 7))];
   }
   {
-    acc[3] = tile[((tx * 8) + ((ty + 3) % 8))];
+    acc[3] = tile[((tx * 8) + ((ty + 3) & 7))];
   }
   sum[((by * 128) + (bx * 8) + (ty * 16) + tx)] = 0.0f;
   #pragma unroll
