@@ -191,10 +191,10 @@ static void tune_task_should_write_valid_arm_cpu_log_lines(void **state)
         for (size_t j = 0; j < i; j++) assert_true(seen[j] != seen[i]);
     }
     at_rec_log_free(log);
-    /* a Mali (OpenCL) template is not a CPU template */
+    /* a Mali (OpenCL) template is not a CPU template: a usage error (issue 19) */
     const char *bad[] = {"tune-task", "conv2d_nchw_spatial_pack.mali", "--args", "1,1,1", "--target", "arm_cpu",
                          "--tuner", "random", "--n-trial", "1", "--log", log_path, NULL};
-    assert_int_equal(at_test_cli_finish(work, at_test_cli_start(work, bad), &out_text, &err_text), 1);
+    assert_int_equal(at_test_cli_finish(work, at_test_cli_start(work, bad), &out_text, &err_text), 2);
     const char *usage[] = {"tune-task", "testing/matmul", "--args", "8,8,8", "--target", "cuda", "--tuner", "random",
                            "--n-trial", "1", "--log", log_path, NULL};
     assert_int_equal(at_test_cli_finish(work, at_test_cli_start(work, usage), &out_text, &err_text), 2);

@@ -71,10 +71,11 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     snprintf(log, sizeof log, "%s/resnet.log", work);
     snprintf(tmp, sizeof tmp, "%s.tmp", log);
     unlink(log);
-    /* a stale tmp log from another run is removed at the start */
+    /* a stale tmp log from another run is removed at the start when asked (--overwrite; without
+     * it or --resume the run is refused, issue 19) */
     at_test_write_file(tmp, "garbage\n");
     const char *args[] = {"tune", "resnet-18", "--target", "mali", "--tuner", "random", "--n-trial", "3", "--ops",
-                          "dense", "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "3", "--log", log,
+                          "dense", "--overwrite", "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "3", "--log", log,
                           "--tophub-dir", tophub, "--cache-dir", cache, "--number", "1", "--repeat", "1",
                           "--cooldown-ms", "0", "--n-parallel", "2", "--eval-repeat", "3", NULL};
     assert_int_equal(run(args), 0);
