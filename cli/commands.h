@@ -15,6 +15,8 @@ int at_cmd_query_tracker(int argc, char **argv);
 int at_cmd_rpc_server(int argc, char **argv);
 int at_cmd_devices(int argc, char **argv);
 int at_cmd_measure(int argc, char **argv);
+/* `space TEMPLATE --args A [--index N]` (cmd_space.c). */
+int at_cmd_space(int argc, char **argv);
 /* `show TEMPLATE --args A --config N [--ir|--opencl|--llvm-ir]` (cmd_show.c). */
 int at_cmd_show(int argc, char **argv);
 /* `tasks NETWORK`: the tuning tasks of a relay.testing network (cmd_tasks.c). */

@@ -21,6 +21,7 @@ static const command commands[] = {
     {"rpc-server", at_cmd_rpc_server, "serve measurement sessions, registered with a tracker"},
     {"devices", at_cmd_devices, "list OpenCL platforms and devices with their limits"},
     {"measure", at_cmd_measure, "build and run configs of a task on an OpenCL device"},
+    {"space", at_cmd_space, "list a task's knobs and candidates, decode a config index"},
     {"show", at_cmd_show, "print the IR, OpenCL C or LLVM IR one config of a task generates"},
     {"tasks", at_cmd_tasks, "list the tuning tasks of a network (TVM's extract_from_program)"},
     {"tune-task", at_cmd_tune_task, "tune one task with a tuner, logging every result"},
