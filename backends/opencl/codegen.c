@@ -756,7 +756,7 @@ static void scalar(cg *c, const at_ir_expr *e)
     case AT_IR_VAR:
         if (c->binding[e->u.var->id]) {
             at_ir_for_kind kind = (at_ir_for_kind)(c->binding[e->u.var->id] - 1);
-            at_strbuf_printf(c->sb, "((%s)%s(%d))", tname(c, e->type, tb),
+            at_strbuf_printf(c->sb, "convert_%s(%s(%d))", tname(c, e->type, tb),
                              kind <= AT_IR_BLOCK_Z ? "get_group_id" : "get_local_id", (int)((kind - AT_IR_BLOCK_X) % 3));
             return;
         }
@@ -1065,10 +1065,10 @@ static void loop_stmt(cg *c, const at_ir_stmt *s)
         return;
     }
     if (at_ir_for_kind_is_binding(kind)) {
-        /* every use reads get_group_id / get_local_id itself, as TVM prints it: NVIDIA's
-         * compiler given the ids in variables declared up front spent 38 s on a spatial-pack
-         * conv (3203502) and made it 40x slower (6.2 ms vs 0.15 ms on an H100); PoCL is
-         * indifferent */
+        /* every use reads convert_int(get_group_id(d)) itself, as TVM prints it: NVIDIA's
+         * compiler given the ids as int variables, or as (int) casts, spent 38-48 s on the
+         * spatial-pack conv of config 3203502 and ran it 40x slower (6.3 vs 0.15 ms on an H100,
+         * measured); PoCL is indifferent */
         c->binding[v->id] = (int8_t)(1 + kind);
         stmt(c, s->u.loop.body);
         c->binding[v->id] = 0;

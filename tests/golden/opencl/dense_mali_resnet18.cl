@@ -6,53 +6,53 @@ void dense_kernel(__global float* restrict data, __global float* restrict weight
   dense_local[0] = 0.0f;
   for (int k_outer = 0; k_outer < 32; ++k_outer) {
     {
-      dense_local[0] = (dense_local[0] + (data[(k_outer * 16)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16))]));
+      dense_local[0] = (dense_local[0] + (data[(k_outer * 16)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16))]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 1)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 1)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 1)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 1)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 2)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 2)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 2)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 2)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 3)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 3)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 3)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 3)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 4)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 4)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 4)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 4)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 5)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 5)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 5)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 5)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 6)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 6)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 6)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 6)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 7)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 7)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 7)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 7)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 8)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 8)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 8)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 8)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 9)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 9)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 9)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 9)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 10)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 10)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 10)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 10)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 11)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 11)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 11)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 11)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 12)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 12)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 12)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 12)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 13)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 13)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 13)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 13)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 14)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 14)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 14)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 14)]));
     }
     {
-      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 15)] * weight[((((int)get_group_id(0)) * 2560) + (((int)get_local_id(0)) * 512) + (k_outer * 16) + 15)]));
+      dense_local[0] = (dense_local[0] + (data[((k_outer * 16) + 15)] * weight[((convert_int(get_group_id(0)) * 2560) + (convert_int(get_local_id(0)) * 512) + (k_outer * 16) + 15)]));
     }
   }
-  output[((((int)get_group_id(0)) * 5) + ((int)get_local_id(0)))] = dense_local[0];
+  output[((convert_int(get_group_id(0)) * 5) + convert_int(get_local_id(0)))] = dense_local[0];
 }

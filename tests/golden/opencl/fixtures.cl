@@ -3,7 +3,7 @@
 __kernel __attribute__((reqd_work_group_size(8, 1, 1)))
 void axpy(__global float* restrict alpha, __global float* restrict x, __global float* restrict y, __global float* restrict out) {
   {
-    vstore4(((((float4)(alpha[0])) * vload4(0, x + ((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 4)))) + vload4(0, y + ((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 4)))), 0, out + ((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 4)));
+    vstore4(((((float4)(alpha[0])) * vload4(0, x + ((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 4)))) + vload4(0, y + ((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 4)))), 0, out + ((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 4)));
   }
 }
 
@@ -12,26 +12,26 @@ void axpy(__global float* restrict alpha, __global float* restrict x, __global f
 __kernel __attribute__((reqd_work_group_size(4, 1, 1)))
 void mixed(__global float* restrict x, __global int* restrict k, __global float* restrict out, __global int* restrict iout, __global float* restrict out2) {
   {
-    float8 t = (((float8)(x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16))], x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 2)], x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 4)], x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 6)], x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 8)], x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 10)], x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 12)], x[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 14)])) * ((float8)(2.0f)));
-    float sc = (x[((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 8))] + 1.0f);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 1)] = ((t.s0 > 1.0f) ? t.s0 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 3)] = ((t.s1 > 1.0f) ? t.s1 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 5)] = ((t.s2 > 1.0f) ? t.s2 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 7)] = ((t.s3 > 1.0f) ? t.s3 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 9)] = ((t.s4 > 1.0f) ? t.s4 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 11)] = ((t.s5 > 1.0f) ? t.s5 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 13)] = ((t.s6 > 1.0f) ? t.s6 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 15)] = ((t.s7 > 1.0f) ? t.s7 : sc);
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16))] = t.s0;
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 2)] = t.s1;
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 4)] = t.s2;
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 6)] = t.s3;
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 8)] = t.s4;
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 10)] = t.s5;
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 12)] = t.s6;
-    out[((((int)get_group_id(0)) * 64) + (((int)get_local_id(0)) * 16) + 14)] = t.s7;
-    vstore8((fmax(fmin(t, ((float8)(1.5f))), convert_float8(vload8(0, k + ((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 8))))) + fabs((t - ((float8)(sc))))), 0, out2 + ((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 8)));
-    vstore8((((vload8(0, k + ((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 8))) * ((int8)(3))) + ((int8)(0, 1, 2, 3, 4, 5, 6, 7))) % ((int8)(5))), 0, iout + ((((int)get_group_id(0)) * 32) + (((int)get_local_id(0)) * 8)));
+    float8 t = (((float8)(x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16))], x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 2)], x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 4)], x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 6)], x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 8)], x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 10)], x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 12)], x[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 14)])) * ((float8)(2.0f)));
+    float sc = (x[((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 8))] + 1.0f);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 1)] = ((t.s0 > 1.0f) ? t.s0 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 3)] = ((t.s1 > 1.0f) ? t.s1 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 5)] = ((t.s2 > 1.0f) ? t.s2 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 7)] = ((t.s3 > 1.0f) ? t.s3 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 9)] = ((t.s4 > 1.0f) ? t.s4 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 11)] = ((t.s5 > 1.0f) ? t.s5 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 13)] = ((t.s6 > 1.0f) ? t.s6 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 15)] = ((t.s7 > 1.0f) ? t.s7 : sc);
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16))] = t.s0;
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 2)] = t.s1;
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 4)] = t.s2;
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 6)] = t.s3;
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 8)] = t.s4;
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 10)] = t.s5;
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 12)] = t.s6;
+    out[((convert_int(get_group_id(0)) * 64) + (convert_int(get_local_id(0)) * 16) + 14)] = t.s7;
+    vstore8((fmax(fmin(t, ((float8)(1.5f))), convert_float8(vload8(0, k + ((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 8))))) + fabs((t - ((float8)(sc))))), 0, out2 + ((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 8)));
+    vstore8((((vload8(0, k + ((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 8))) * ((int8)(3))) + ((int8)(0, 1, 2, 3, 4, 5, 6, 7))) % ((int8)(5))), 0, iout + ((convert_int(get_group_id(0)) * 32) + (convert_int(get_local_id(0)) * 8)));
   }
 }
 
@@ -40,55 +40,55 @@ void mixed(__global float* restrict x, __global int* restrict k, __global float*
 __kernel __attribute__((reqd_work_group_size(8, 1, 1)))
 void fallback(__global float* restrict x, __global float* restrict out, __global float* restrict out5, __global float* restrict last) {
   {
-    out[(((int)get_local_id(0)) * 8)] = x[(((int)get_local_id(0)) * 8)];
+    out[(convert_int(get_local_id(0)) * 8)] = x[(convert_int(get_local_id(0)) * 8)];
   }
   {
-    out[((((int)get_local_id(0)) * 8) + 1)] = x[((((int)get_local_id(0)) * 8) + 1)];
+    out[((convert_int(get_local_id(0)) * 8) + 1)] = x[((convert_int(get_local_id(0)) * 8) + 1)];
   }
   {
-    out[((((int)get_local_id(0)) * 8) + 2)] = x[((((int)get_local_id(0)) * 8) + 2)];
+    out[((convert_int(get_local_id(0)) * 8) + 2)] = x[((convert_int(get_local_id(0)) * 8) + 2)];
   }
   {
-    out[((((int)get_local_id(0)) * 8) + 3)] = x[((((int)get_local_id(0)) * 8) + 3)];
+    out[((convert_int(get_local_id(0)) * 8) + 3)] = x[((convert_int(get_local_id(0)) * 8) + 3)];
   }
   {
-    out[((((int)get_local_id(0)) * 8) + 4)] = (-x[((((int)get_local_id(0)) * 8) + 4)]);
+    out[((convert_int(get_local_id(0)) * 8) + 4)] = (-x[((convert_int(get_local_id(0)) * 8) + 4)]);
   }
   {
-    out[((((int)get_local_id(0)) * 8) + 5)] = (-x[((((int)get_local_id(0)) * 8) + 5)]);
+    out[((convert_int(get_local_id(0)) * 8) + 5)] = (-x[((convert_int(get_local_id(0)) * 8) + 5)]);
   }
   {
-    out[((((int)get_local_id(0)) * 8) + 6)] = (-x[((((int)get_local_id(0)) * 8) + 6)]);
+    out[((convert_int(get_local_id(0)) * 8) + 6)] = (-x[((convert_int(get_local_id(0)) * 8) + 6)]);
   }
   {
-    out[((((int)get_local_id(0)) * 8) + 7)] = (-x[((((int)get_local_id(0)) * 8) + 7)]);
+    out[((convert_int(get_local_id(0)) * 8) + 7)] = (-x[((convert_int(get_local_id(0)) * 8) + 7)]);
   }
   {
-    out5[(((int)get_local_id(0)) * 5)] = (x[(((int)get_local_id(0)) * 5)] * 3.0f);
+    out5[(convert_int(get_local_id(0)) * 5)] = (x[(convert_int(get_local_id(0)) * 5)] * 3.0f);
   }
   {
-    out5[((((int)get_local_id(0)) * 5) + 1)] = (x[((((int)get_local_id(0)) * 5) + 1)] * 3.0f);
+    out5[((convert_int(get_local_id(0)) * 5) + 1)] = (x[((convert_int(get_local_id(0)) * 5) + 1)] * 3.0f);
   }
   {
-    out5[((((int)get_local_id(0)) * 5) + 2)] = (x[((((int)get_local_id(0)) * 5) + 2)] * 3.0f);
+    out5[((convert_int(get_local_id(0)) * 5) + 2)] = (x[((convert_int(get_local_id(0)) * 5) + 2)] * 3.0f);
   }
   {
-    out5[((((int)get_local_id(0)) * 5) + 3)] = (x[((((int)get_local_id(0)) * 5) + 3)] * 3.0f);
+    out5[((convert_int(get_local_id(0)) * 5) + 3)] = (x[((convert_int(get_local_id(0)) * 5) + 3)] * 3.0f);
   }
   {
-    out5[((((int)get_local_id(0)) * 5) + 4)] = (x[((((int)get_local_id(0)) * 5) + 4)] * 3.0f);
+    out5[((convert_int(get_local_id(0)) * 5) + 4)] = (x[((convert_int(get_local_id(0)) * 5) + 4)] * 3.0f);
   }
   {
-    last[((int)get_local_id(0))] = x[(((int)get_local_id(0)) * 4)];
+    last[convert_int(get_local_id(0))] = x[(convert_int(get_local_id(0)) * 4)];
   }
   {
-    last[((int)get_local_id(0))] = x[((((int)get_local_id(0)) * 4) + 1)];
+    last[convert_int(get_local_id(0))] = x[((convert_int(get_local_id(0)) * 4) + 1)];
   }
   {
-    last[((int)get_local_id(0))] = x[((((int)get_local_id(0)) * 4) + 2)];
+    last[convert_int(get_local_id(0))] = x[((convert_int(get_local_id(0)) * 4) + 2)];
   }
   {
-    last[((int)get_local_id(0))] = x[((((int)get_local_id(0)) * 4) + 3)];
+    last[convert_int(get_local_id(0))] = x[((convert_int(get_local_id(0)) * 4) + 3)];
   }
 }
 
@@ -98,31 +98,31 @@ __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void transpose(__global float* restrict in, __global float* restrict out, __global float* restrict sum, __global float* restrict pair) {
   __local float tile[64];
   float acc[4];
-  tile[((((int)get_local_id(1)) * 8) + ((int)get_local_id(0)))] = in[((((int)get_group_id(1)) * 128) + (((int)get_group_id(0)) * 8) + (((int)get_local_id(1)) * 16) + ((int)get_local_id(0)))];
+  tile[((convert_int(get_local_id(1)) * 8) + convert_int(get_local_id(0)))] = in[((convert_int(get_group_id(1)) * 128) + (convert_int(get_group_id(0)) * 8) + (convert_int(get_local_id(1)) * 16) + convert_int(get_local_id(0)))];
   barrier(CLK_LOCAL_MEM_FENCE);
-  out[((((int)get_group_id(1)) * 8) + (((int)get_group_id(0)) * 128) + (((int)get_local_id(1)) * 16) + ((int)get_local_id(0)))] = tile[(((int)get_local_id(1)) + (((int)get_local_id(0)) * 8))];
+  out[((convert_int(get_group_id(1)) * 8) + (convert_int(get_group_id(0)) * 128) + (convert_int(get_local_id(1)) * 16) + convert_int(get_local_id(0)))] = tile[(convert_int(get_local_id(1)) + (convert_int(get_local_id(0)) * 8))];
   {
-    acc[0] = tile[((((int)get_local_id(0)) * 8) + (((int)get_local_id(1)) & 7))];
+    acc[0] = tile[((convert_int(get_local_id(0)) * 8) + (convert_int(get_local_id(1)) & 7))];
   }
   {
-    acc[1] = tile[((((int)get_local_id(0)) * 8) + ((((int)get_local_id(1)) + 1) & 7))];
+    acc[1] = tile[((convert_int(get_local_id(0)) * 8) + ((convert_int(get_local_id(1)) + 1) & 7))];
   }
   {
-    acc[2] = tile[((((int)get_local_id(0)) * 8) + ((((int)get_local_id(1)) + 2) & 7))];
+    acc[2] = tile[((convert_int(get_local_id(0)) * 8) + ((convert_int(get_local_id(1)) + 2) & 7))];
   }
   {
-    acc[3] = tile[((((int)get_local_id(0)) * 8) + ((((int)get_local_id(1)) + 3) & 7))];
+    acc[3] = tile[((convert_int(get_local_id(0)) * 8) + ((convert_int(get_local_id(1)) + 3) & 7))];
   }
-  sum[((((int)get_group_id(1)) * 128) + (((int)get_group_id(0)) * 8) + (((int)get_local_id(1)) * 16) + ((int)get_local_id(0)))] = 0.0f;
+  sum[((convert_int(get_group_id(1)) * 128) + (convert_int(get_group_id(0)) * 8) + (convert_int(get_local_id(1)) * 16) + convert_int(get_local_id(0)))] = 0.0f;
   #pragma unroll
   for (int q = 0; q < 4; ++q) {
-    sum[((((int)get_group_id(1)) * 128) + (((int)get_group_id(0)) * 8) + (((int)get_local_id(1)) * 16) + ((int)get_local_id(0)))] = (sum[((((int)get_group_id(1)) * 128) + (((int)get_group_id(0)) * 8) + (((int)get_local_id(1)) * 16) + ((int)get_local_id(0)))] + acc[q]);
+    sum[((convert_int(get_group_id(1)) * 128) + (convert_int(get_group_id(0)) * 8) + (convert_int(get_local_id(1)) * 16) + convert_int(get_local_id(0)))] = (sum[((convert_int(get_group_id(1)) * 128) + (convert_int(get_group_id(0)) * 8) + (convert_int(get_local_id(1)) * 16) + convert_int(get_local_id(0)))] + acc[q]);
   }
   {
-    pair[((((int)get_group_id(1)) * 256) + (((int)get_group_id(0)) * 16) + (((int)get_local_id(1)) * 32) + (((int)get_local_id(0)) * 2))] = (in[((((int)get_group_id(1)) * 128) + (((int)get_group_id(0)) * 8) + (((int)get_local_id(1)) * 16) + ((int)get_local_id(0)))] * 1.0f);
+    pair[((convert_int(get_group_id(1)) * 256) + (convert_int(get_group_id(0)) * 16) + (convert_int(get_local_id(1)) * 32) + (convert_int(get_local_id(0)) * 2))] = (in[((convert_int(get_group_id(1)) * 128) + (convert_int(get_group_id(0)) * 8) + (convert_int(get_local_id(1)) * 16) + convert_int(get_local_id(0)))] * 1.0f);
   }
   {
-    pair[((((int)get_group_id(1)) * 256) + (((int)get_group_id(0)) * 16) + (((int)get_local_id(1)) * 32) + (((int)get_local_id(0)) * 2) + 1)] = (in[((((int)get_group_id(1)) * 128) + (((int)get_group_id(0)) * 8) + (((int)get_local_id(1)) * 16) + ((int)get_local_id(0)))] * 2.0f);
+    pair[((convert_int(get_group_id(1)) * 256) + (convert_int(get_group_id(0)) * 16) + (convert_int(get_local_id(1)) * 32) + (convert_int(get_local_id(0)) * 2) + 1)] = (in[((convert_int(get_group_id(1)) * 128) + (convert_int(get_group_id(0)) * 8) + (convert_int(get_local_id(1)) * 16) + convert_int(get_local_id(0)))] * 2.0f);
   }
 }
 
@@ -133,14 +133,14 @@ void transpose(__global float* restrict in, __global float* restrict out, __glob
 
 __kernel __attribute__((reqd_work_group_size(17, 1, 1)))
 void pad(__global float* restrict in, __global float* restrict pad) {
-  pad[((((int)get_group_id(0)) * 17) + ((int)get_local_id(0)))] = (((((((int)get_group_id(0)) * 17) + ((int)get_local_id(0))) >= 1) && (((((int)get_group_id(0)) * 17) + ((int)get_local_id(0))) <= 32)) ? in[((((int)get_group_id(0)) * 17) + ((int)get_local_id(0)) - 1)] : 0.0f);
+  pad[((convert_int(get_group_id(0)) * 17) + convert_int(get_local_id(0)))] = (((((convert_int(get_group_id(0)) * 17) + convert_int(get_local_id(0))) >= 1) && (((convert_int(get_group_id(0)) * 17) + convert_int(get_local_id(0))) <= 32)) ? in[((convert_int(get_group_id(0)) * 17) + convert_int(get_local_id(0)) - 1)] : 0.0f);
 }
 
 __kernel __attribute__((reqd_work_group_size(8, 1, 1)))
 void stencil(__global float* restrict out, __global double* restrict dout, __global float* restrict pad) {
-  out[((((int)get_group_id(0)) * 8) + ((int)get_local_id(0)))] = ((pad[((((int)get_group_id(0)) * 8) + ((int)get_local_id(0)))] + pad[((((int)get_group_id(0)) * 8) + ((int)get_local_id(0)) + 1)]) + pad[((((int)get_group_id(0)) * 8) + ((int)get_local_id(0)) + 2)]);
-  long w = ((long)((((int)get_group_id(0)) * 8) + ((int)get_local_id(0))));
-  dout[w] = (((double)pad[((((int)get_group_id(0)) * 8) + ((int)get_local_id(0)) + 1)]) * 0.10000000000000001);
+  out[((convert_int(get_group_id(0)) * 8) + convert_int(get_local_id(0)))] = ((pad[((convert_int(get_group_id(0)) * 8) + convert_int(get_local_id(0)))] + pad[((convert_int(get_group_id(0)) * 8) + convert_int(get_local_id(0)) + 1)]) + pad[((convert_int(get_group_id(0)) * 8) + convert_int(get_local_id(0)) + 2)]);
+  long w = ((long)((convert_int(get_group_id(0)) * 8) + convert_int(get_local_id(0))));
+  dout[w] = (((double)pad[((convert_int(get_group_id(0)) * 8) + convert_int(get_local_id(0)) + 1)]) * 0.10000000000000001);
 }
 
 // ==== ir_vectors
