@@ -14,23 +14,9 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(at_log_level level, const char *msg, void *user)
-{
-    (void)level;
-    (void)msg;
-    (void)user;
-}
-
-#define CHECK(c)                                                                \
-    do {                                                                        \
-        if (!(c)) {                                                             \
-            fprintf(stderr, "fuzz_json.c:%d: check failed: %s\n", __LINE__, #c); \
-            abort();                                                            \
-        }                                                                       \
-    } while (0)
 
 /* Visits every number: the integer accessor agrees with the is-int flag. Returns whether all
  * are finite: 1e999 parses as inf, as json.loads reads it, and is written back as Python's repr
@@ -54,7 +40,7 @@ static bool walk(const cJSON *j, int depth)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    at_log_set_sink(quiet, NULL);
+    at_log_set_sink(at_fuzz_quiet, NULL);
     long live = at_alloc_live();
     const char *text = (const char *)data;
     cJSON *j = NULL;

@@ -13,23 +13,9 @@
 #include "records/log.h"
 #include "records/pick.h"
 #include "records/record.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(at_log_level level, const char *msg, void *user)
-{
-    (void)level;
-    (void)msg;
-    (void)user;
-}
-
-#define CHECK(c)                                                                  \
-    do {                                                                          \
-        if (!(c)) {                                                               \
-            fprintf(stderr, "fuzz_rec_line.c:%d: check failed: %s\n", __LINE__, #c); \
-            abort();                                                              \
-        }                                                                         \
-    } while (0)
 
 /* A parsed record: its written form must parse back to the same written form, and the best
  * tables must find it under its own keys. */
@@ -69,7 +55,7 @@ static void check_record(const at_rec *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    at_log_set_sink(quiet, NULL);
+    at_log_set_sink(at_fuzz_quiet, NULL);
     long live = at_alloc_live();
     const char *text = (const char *)data;
 

@@ -19,23 +19,9 @@
 #include "core/strbuf.h"
 #include "rpc/codec.h"
 #include "rpc/internal.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(at_log_level level, const char *msg, void *user)
-{
-    (void)level;
-    (void)msg;
-    (void)user;
-}
-
-#define CHECK(c)                                                                      \
-    do {                                                                              \
-        if (!(c)) {                                                                   \
-            fprintf(stderr, "fuzz_rpc_frames.c:%d: check failed: %s\n", __LINE__, #c); \
-            abort();                                                                  \
-        }                                                                             \
-    } while (0)
 
 enum { MAX_MSG = 1 << 16 };
 
@@ -170,7 +156,7 @@ static void dp_key(const char *key, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    at_log_set_sink(quiet, NULL);
+    at_log_set_sink(at_fuzz_quiet, NULL);
     if (size < 1) return 0;
     long live = at_alloc_live();
     unsigned mode = data[0] % 4;

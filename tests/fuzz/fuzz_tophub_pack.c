@@ -14,27 +14,13 @@
 #include "records/log.h"
 #include "tophub/internal.h"
 #include "tophub/tophub.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void quiet(at_log_level level, const char *msg, void *user)
-{
-    (void)level;
-    (void)msg;
-    (void)user;
-}
-
-#define CHECK(c)                                                                       \
-    do {                                                                               \
-        if (!(c)) {                                                                    \
-            fprintf(stderr, "fuzz_tophub_pack.c:%d: check failed: %s\n", __LINE__, #c); \
-            abort();                                                                   \
-        }                                                                              \
-    } while (0)
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    at_log_set_sink(quiet, NULL);
+    at_log_set_sink(at_fuzz_quiet, NULL);
     long live = at_alloc_live();
     const char *text = (const char *)data;
     size_t lax_rec = 0, lax_bad = 0;

@@ -11,27 +11,13 @@
 #include "core/alloc.h"
 #include "core/log.h"
 #include "vta/hw.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void quiet(at_log_level level, const char *msg, void *user)
-{
-    (void)level;
-    (void)msg;
-    (void)user;
-}
-
-#define CHECK(c)                                                                      \
-    do {                                                                              \
-        if (!(c)) {                                                                   \
-            fprintf(stderr, "fuzz_vta_config.c:%d: check failed: %s\n", __LINE__, #c); \
-            abort();                                                                  \
-        }                                                                             \
-    } while (0)
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    at_log_set_sink(quiet, NULL);
+    at_log_set_sink(at_fuzz_quiet, NULL);
     long live = at_alloc_live();
     at_vta_hw hw;
     memset(&hw, 0xA5, sizeof hw);
