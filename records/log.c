@@ -217,15 +217,32 @@ struct at_rec_appender {
 };
 
 /* One write(2) for the whole line; a short write (disk full, signal) is continued, and only
- * then can another process's line interleave. */
+ * then can another process's line interleave. When a write fails after part of the line went out
+ * (a disk that filled mid-line: the kernel writes what fits, then says ENOSPC), that part is cut
+ * off again, so the log never keeps half a line: with O_APPEND the offset after our last write is
+ * the end of our fragment, and the file is truncated to the fragment's start only while it still
+ * ends there (no other appender wrote after it; on a full disk none can). */
 static at_status write_all(int fd, const char *path, const char *p, size_t n)
 {
+    size_t done = 0;
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) continue;
-        if (w < 0) return AT_FAIL(AT_EIO, "cannot write '%s': %s", path, strerror(errno));
+        if (w < 0) {
+            int e = errno;
+            const char *fate = "";
+            if (done > 0) {
+                off_t end = lseek(fd, 0, SEEK_CUR);
+                struct stat st;
+                bool ours = end >= (off_t)done && fstat(fd, &st) == 0 && st.st_size == end;
+                fate = ours && ftruncate(fd, end - (off_t)done) == 0 ? " (the part of the line written was removed)"
+                                                                     : " (a cut-off line is left)";
+            }
+            return AT_FAIL(AT_EIO, "cannot write '%s': %s%s", path, strerror(e), fate);
+        }
         p += w;
         n -= (size_t)w;
+        done += (size_t)w;
     }
     return AT_OK;
 }

@@ -47,7 +47,8 @@ at_status at_rec_log_load_buffer(const char *name, const char *data, size_t len,
 void at_rec_log_free(at_rec_log *log);
 
 /* An open tuning log that records are appended to (O_APPEND): each line goes out in one write()
- * straight to the kernel, so a crash of this process never leaves half a line. */
+ * straight to the kernel, so a crash of this process never leaves half a line; a write that fails
+ * after part of a line went out (a disk that filled mid-line) cuts that part off again. */
 typedef struct at_rec_appender at_rec_appender;
 
 /* Opens (creating it 0644 if needed) path for appending. When the file does not end with "\n"
