@@ -537,7 +537,17 @@ static at_status check_remote(rr *r)
         .session = {.auth_key = r->auth_key},
     };
     at_rpc_session *s;
-    at_status st = at_rpc_request_session(&ro, &s);
+    at_status st;
+    /* Servers that exist but stay busy (other tuners' measurements) are not a failure: while any
+     * server is registered the check waits again, up to the wait a measurement gets
+     * (request_timeout_ms), as TVM's tuners queue behind each other at a shared tracker. */
+    double give_up = at_clock_mono_s() + or_default(r->o.request_timeout_ms, 60000) / 1e3;
+    for (;;) {
+        st = at_rpc_request_session(&ro, &s);
+        if (st != AT_ETIMEOUT || at_clock_mono_s() >= give_up) break;
+        if (count_servers(r, &servers) != AT_OK || servers == 0) break;
+        at_log(AT_LOG_WARN, "checking device key '%s': all %zu rpc-servers are busy; waiting again", r->key, servers);
+    }
     if (st == AT_OK) {
         st = at_rpc_session_ping(s, "check", 5, 0);
         at_rpc_session_free(s);

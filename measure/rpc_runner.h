@@ -41,7 +41,9 @@ typedef struct at_meas_rpc_opts {
 } at_meas_rpc_opts;
 
 /* Checks the options, then does TVM's check_remote: waits up to check_timeout_ms for a server
- * under key, opens one session with priority 100 and pings it (so a wrong auth key fails here).
+ * under key, opens one session with priority 100 and pings it (so a wrong auth key fails here);
+ * when every registered server stays busy past check_timeout_ms it waits again, up to
+ * request_timeout_ms in all (tuners sharing a tracker queue behind each other).
  * The runner's batch_size is n_parallel, or else the number of servers under key, counted here
  * and again at the start of every batch.
  * *out owned by the caller (at_meas_runner_free). AT_EINVAL (bad options), AT_EIO (tracker

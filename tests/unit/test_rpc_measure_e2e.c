@@ -693,6 +693,48 @@ static void runner_should_fail_without_a_tracker_or_a_server(void **state)
     assert_true(at_clock_mono_s() - t0 < 10);
 }
 
+/* Every server under the key busy past check_timeout_ms (another tuner's session) is no failure:
+ * the runner's check waits again while servers stay registered (issue 19 E: two of four tuners
+ * sharing 8 servers failed their start-up check). A child holds the only server's session for
+ * 1.5 s; the check's own timeout is 0.3 s. */
+static void runner_check_should_wait_while_every_server_is_busy(void **state)
+{
+    (void)state;
+    world *w = start_world(1);
+    at_meas_rpc_opts o = rpc_opts(w);
+    o.check_timeout_ms = 300;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t holder = fork();
+    assert_true(holder >= 0);
+    if (holder == 0) {
+        close(fds[0]);
+        at_rpc_request_opts ro = {.tracker_host = "127.0.0.1", .tracker_port = w->tracker_port, .key = KEY,
+                                  .priority = 1, .request_timeout_ms = 5000, .max_retry = 5, .tracker = o.tracker};
+        at_rpc_session *sess;
+        if (at_rpc_request_session(&ro, &sess) != AT_OK) _exit(1);
+        if (write(fds[1], "h", 1) != 1) _exit(1);
+        poll(NULL, 0, 1500);
+        at_rpc_session_free(sess);
+        _exit(0);
+    }
+    close(fds[1]);
+    char c;
+    assert_int_equal(read(fds[0], &c, 1), 1); /* the server is taken */
+    close(fds[0]);
+    double t0 = at_clock_mono_s();
+    at_meas_runner *r = NULL;
+    at_status st = at_meas_rpc_runner_new(&o, &r);
+    if (st != AT_OK) print_error("%s\n", at_last_error());
+    assert_int_equal(st, AT_OK);
+    assert_true(at_clock_mono_s() - t0 > 0.3); /* it did wait past its first timeout */
+    at_meas_runner_free(r);
+    int status;
+    assert_int_equal(waitpid(holder, &status, 0), holder);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    stop_world(w);
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -712,6 +754,7 @@ int main(void)
         cmocka_unit_test_teardown(remote_results_should_match_local_ones_config_for_config, teardown),
         cmocka_unit_test_teardown(malformed_payloads_should_be_refused_while_the_server_keeps_serving, teardown),
         cmocka_unit_test_teardown(runner_should_fail_without_a_tracker_or_a_server, teardown),
+        cmocka_unit_test_teardown(runner_check_should_wait_while_every_server_is_busy, teardown),
         cmocka_unit_test_teardown(vta_task_should_be_measured_remotely_as_locally, teardown),
     };
     const struct CMUnitTest faults[] = {
