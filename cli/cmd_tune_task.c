@@ -341,6 +341,9 @@ int at_cmd_tune_task(int argc, char **argv)
             fprintf(stderr, "autotvm: best of %zu trials: config %lld, %.2f GFLOPS (trial %zu)%s\n", res.n_trials,
                     (long long)res.best_index, res.best_flops / 1e9, res.best_iter + 1,
                     res.early_stopped ? ", early stopped" : "");
+        if (res.n_invalid)
+            fprintf(stderr, "autotvm: %zu proposed configs could not instantiate (skipped: no trial, not logged)\n",
+                    res.n_invalid);
         else
             fprintf(stderr, "autotvm: no valid config in %zu trials\n", res.n_trials);
     }

@@ -62,6 +62,10 @@ typedef struct at_meas_runner_i {
     size_t (*batch_size)(void *ctx);
     /* (optional) releases ctx (defaults to nothing). */
     void (*free)(void *ctx);
+    /* (optional) the builders' verdict on an instantiated program without building it: AT_EINVAL
+     * when they would reject it as INSTANTIATION_ERROR (the detail is that result's message: a
+     * work-group or local memory past the device's limits), else AT_OK (defaults to AT_OK). */
+    at_status (*check)(void *ctx, const at_ir_program *p);
 } at_meas_runner_i;
 
 typedef struct at_meas_runner at_meas_runner;
@@ -72,6 +76,8 @@ at_status at_meas_runner_new(const at_meas_runner_i *i, void *ctx, at_meas_runne
 void      at_meas_runner_free(at_meas_runner *r);
 at_status at_meas_runner_measure(at_meas_runner *r, const at_meas_input *inputs, size_t n, at_result *results);
 size_t    at_meas_runner_batch_size(const at_meas_runner *r);
+/* The implementation's check of an instantiated program (at_meas_runner_i.check); AT_OK without one. */
+at_status at_meas_runner_check(const at_meas_runner *r, const at_ir_program *p);
 const char *at_meas_runner_name(const at_meas_runner *r);
 /* The implementation's context (borrowed), for the implementation's own accessors. */
 void *at_meas_runner_ctx(const at_meas_runner *r);

@@ -765,11 +765,27 @@ static void runner_free(void *ctx)
     at_meas_ocl_free(ctx);
 }
 
+/* The workers' limit check (worker.c's codegen step) in the tuner's process, on the device the
+ * pool probed: a config past the device's limits is known before it costs a worker's trial. */
+static at_status runner_check(void *ctx, const at_ir_program *p)
+{
+    const at_ocl_device_info *dev = at_meas_ocl_device(ctx);
+    at_ocl_code code;
+    if (!dev || at_ocl_emit(p, &code) != AT_OK) return AT_OK; /* the builder will say */
+    at_status st = at_meas_ocl_check_limits(p, &code, dev);
+    at_ocl_code_fini(&code);
+    if (st == AT_OK) return AT_OK;
+    char why[512];
+    snprintf(why, sizeof why, "%s", at_last_error());
+    return AT_FAIL(AT_EINVAL, "Skipped because of invalid gpu kernel: %s", why);
+}
+
 static const at_meas_runner_i ocl_runner_i = {
     .name = "opencl",
     .measure = runner_measure,
     .batch_size = runner_batch,
     .free = runner_free,
+    .check = runner_check,
 };
 
 static const at_meas_runner_i cpu_runner_i = {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/arena.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/log.h"
@@ -13,6 +14,34 @@
 
 /* TVM switches the logger to debug mode after this many consecutive failures. */
 #define ERROR_CT_THRESHOLD 150
+/* Proposals in a row that cannot instantiate before the loop gives up on the space. */
+#define MAX_INVALID_IN_A_ROW 20000
+
+enum { FRESH, REPLAYED, INVALID }; /* what one proposal of a batch is */
+
+/* Does config c of task instantiate (the template's schedule accepts it, and the runner's device
+ * limits: at_meas_runner_check)? When it does not, *r
+ * becomes the INSTANTIATION_ERROR result a builder would have returned, without a builder: such a
+ * config is no trial (issue 18: never sent, never logged, never counted), but the tuner still
+ * learns it. Only AT_EINVAL is a verdict; anything else (memory) leaves it to the builder. */
+static bool instantiates(const at_task *task, const at_config *c, const at_meas_runner *runner, at_result *r,
+                         at_status *st)
+{
+    at_arena *arena = NULL;
+    const at_ir_program *p = NULL;
+    *st = at_arena_new(0, &arena);
+    if (*st != AT_OK) return true;
+    at_status ist = at_task_instantiate(task, c, arena, &p);
+    if (ist == AT_OK) ist = at_meas_runner_check(runner, p); /* the device's limits */
+    at_arena_free(arena);
+    if (ist != AT_EINVAL) return true;
+    at_result_fini(r);
+    r->err = AT_MEAS_INSTANTIATION_ERROR;
+    r->msg = at_strdup(at_last_error());
+    r->timestamp = at_clock_wall_s();
+    if (!r->msg) *st = AT_OOM();
+    return false;
+}
 
 static double mono_clock(void *ctx)
 {
@@ -68,13 +97,15 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     at_result *results = at_calloc(batch, sizeof *results);
     at_result *fresh = at_calloc(batch, sizeof *fresh);
     size_t *replay = at_malloc(batch * sizeof *replay);
+    unsigned char *kind = at_malloc(batch);
+    size_t invalid_in_a_row = 0;
     char *first_error = NULL;
     at_strbuf args;
     at_strbuf_init(&args);
     at_strbuf_putc(&args, '[');
     at_op_args_write_json(at_task_args(task), &args);
     at_strbuf_putc(&args, ']');
-    at_status st = idx && configs && inputs && results && fresh && replay ? at_strbuf_status(&args) : AT_OOM();
+    at_status st = idx && configs && inputs && results && fresh && replay && kind ? at_strbuf_status(&args) : AT_OOM();
     for (size_t k = 0; results && fresh && k < batch; k++) {
         at_result_init(&results[k]);
         at_result_init(&fresh[k]);
@@ -118,17 +149,30 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
         for (size_t k = 0; k < got && st == AT_OK; k++) {
             st = at_task_config(task, idx[k], &configs[k]);
             replay[k] = SIZE_MAX;
+            kind[k] = FRESH;
             for (size_t j = 0; j < o->n_measured; j++)
                 if (o->measured[j] == idx[k]) replay[k] = j;
-            if (replay[k] == SIZE_MAX) inputs[n_new++] = (at_meas_input){task, configs[k]};
+            if (replay[k] != SIZE_MAX)
+                kind[k] = REPLAYED;
+            else if (st == AT_OK && !o->measure_invalid && !instantiates(task, configs[k], runner, &results[k], &st))
+                kind[k] = INVALID;
+            if (kind[k] == FRESH) inputs[n_new++] = (at_meas_input){task, configs[k]};
         }
         if (st == AT_OK && n_new) st = at_meas_runner_measure(runner, inputs, n_new, fresh);
-        for (size_t k = 0, m = 0; k < got && st == AT_OK; k++)
-            st = at_result_copy(&results[k], replay[k] == SIZE_MAX ? &fresh[m++] : &o->measured_results[replay[k]]);
+        for (size_t k = 0, m = 0; k < got && st == AT_OK; k++) {
+            if (kind[k] == FRESH) st = at_result_copy(&results[k], &fresh[m++]);
+            if (kind[k] == REPLAYED) st = at_result_copy(&results[k], &o->measured_results[replay[k]]);
+        }
         double current = 0;
         size_t t = i; /* trial number of the next fresh result */
         for (size_t k = 0; k < got && st == AT_OK; k++) {
-            if (replay[k] != SIZE_MAX) {
+            if (kind[k] == INVALID) {
+                out->n_invalid++;
+                invalid_in_a_row++;
+                continue; /* no trial: the tuner alone hears of it */
+            }
+            invalid_in_a_row = 0;
+            if (kind[k] == REPLAYED) {
                 out->n_replayed++;
                 continue; /* counted, logged and scored when it was measured */
             }
@@ -182,6 +226,11 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
             at_log(AT_LOG_DEBUG, "Early stopped. Best iter: %zu.", out->best_iter);
             break;
         }
+        if (invalid_in_a_row > MAX_INVALID_IN_A_ROW) {
+            at_log(AT_LOG_WARN, "%s: the last %zu configs proposed cannot instantiate; stopping after %zu trials", name,
+                   invalid_in_a_row, i);
+            break;
+        }
         if (error_ct > ERROR_CT_THRESHOLD && !warned) {
             at_log(AT_LOG_WARN, "Too many errors happen in the tuning of %s: %zu consecutive failures (last: %s)", name,
                    error_ct, first_error ? first_error : "");
@@ -198,6 +247,7 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
         at_result_fini(&fresh[k]);
     }
     at_free(replay);
+    at_free(kind);
     at_free(fresh);
     at_free(first_error);
     at_strbuf_fini(&args);

@@ -49,6 +49,10 @@ typedef struct at_tune_opts {
     const int64_t   *measured;
     const at_result *measured_results;
     size_t           n_measured;
+    /* Configs the template's schedule rejects (TVM's INSTANTIATION_ERROR) are found in process
+     * when proposed and are no trials: not measured, not logged, not counted, only reported to the
+     * tuner. true: measure and log them as TVM does. */
+    bool             measure_invalid;
 } at_tune_opts;
 
 /* What a tuning run did. */
@@ -61,6 +65,7 @@ typedef struct at_tune_result {
     bool    early_stopped; /* the early-stopping rule ended the run */
     size_t  n_resumed;     /* of n_trials, taken from o->measured (not measured by this call) */
     size_t  n_replayed;    /* proposals answered from o->measured instead of measuring */
+    size_t  n_invalid;     /* proposals that could not instantiate (no trials, not logged) */
 } at_tune_result;
 
 /* Tunes task with tuner (made for this task) and runner until n_trial trials, the tuner's space

@@ -275,6 +275,95 @@ static void history_should_keep_the_records_of_the_tasks_template(void **state)
     at_task_free(task);
 }
 
+/* A runner measuring everything at 1 ms whose check rejects every other program it is shown, as
+ * the OpenCL pool rejects one past the device's limits. */
+typedef struct picky {
+    size_t  n_checked, n_rejected, n_measured;
+    int64_t measured[256];
+} picky;
+
+static at_status picky_measure(void *ctx, const at_meas_input *in, size_t n, at_result *res)
+{
+    picky *p = ctx;
+    const double cost = 1e-3;
+    for (size_t i = 0; i < n; i++) {
+        if (p->n_measured < 256) p->measured[p->n_measured] = at_config_index(in[i].config);
+        p->n_measured++;
+        at_result_fini(&res[i]);
+        assert_ok(at_result_set_costs(&res[i], &cost, 1));
+        res[i].timestamp = 1.0;
+    }
+    return AT_OK;
+}
+
+static size_t picky_batch(void *ctx)
+{
+    (void)ctx;
+    return 4;
+}
+
+static at_status picky_check(void *ctx, const at_ir_program *prog)
+{
+    picky *p = ctx;
+    (void)prog;
+    if (p->n_checked++ % 2 == 0) return AT_OK;
+    p->n_rejected++;
+    return AT_FAIL(AT_EINVAL, "Skipped because of invalid gpu kernel: picky");
+}
+
+static const at_meas_runner_i picky_i = {.name = "picky", .measure = picky_measure, .batch_size = picky_batch,
+                                         .check = picky_check};
+
+/* Issue 18: a config that cannot instantiate is no trial. The runner's check rejects half the
+ * proposals: 20 trials are 20 measured, logged, error-free records, the rejected configs are
+ * never measured, no config is measured twice, and with measure_invalid (TVM's way) nothing is checked. */
+static void configs_that_cannot_instantiate_should_cost_no_trial(void **state)
+{
+    (void)state;
+    at_task *task = at_fake_task(64, 64, 16);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/picky.log", at_test_tmpdir("tune"));
+    remove(path);
+    for (int tvm_way = 0; tvm_way < 2; tvm_way++) {
+        picky p = {0};
+        at_meas_runner *runner;
+        assert_ok(at_meas_runner_new(&picky_i, &p, &runner));
+        at_tuner_opts to = {.seed = 7};
+        at_tuner *tuner;
+        assert_ok(at_tuner_new("random", task, &to, &tuner));
+        at_rec_appender *app;
+        assert_ok(at_rec_appender_open(path, &app));
+        at_tune_opts o = {.n_trial = 20, .log = app, .measure_invalid = tvm_way};
+        at_tune_result res;
+        assert_ok(at_tune_task(task, tuner, runner, &o, &res));
+        assert_ok(at_rec_appender_close(app));
+        assert_int_equal(res.n_trials, 20);
+        assert_int_equal(res.n_errors, 0);
+        assert_int_equal(p.n_measured, 20);
+        if (tvm_way) {
+            assert_int_equal(p.n_checked, 0);
+            assert_int_equal(res.n_invalid, 0);
+        } else {
+            assert_true(p.n_rejected >= 19); /* every other of at least 39 proposals */
+            assert_int_equal(res.n_invalid, p.n_rejected);
+        }
+        at_rec_log *log;
+        assert_ok(at_rec_log_load_file(path, &log));
+        assert_int_equal(log->n, 20);
+        for (size_t i = 0; i < log->n; i++) {
+            assert_int_equal(log->recs[i].result.err, AT_MEAS_OK);
+            assert_int_equal(at_config_index(log->recs[i].config), p.measured[i]);
+            for (size_t j = 0; j < i; j++) /* never the same config twice */
+                assert_true(at_config_index(log->recs[j].config) != at_config_index(log->recs[i].config));
+        }
+        at_rec_log_free(log);
+        remove(path);
+        at_tuner_free(tuner);
+        at_meas_runner_free(runner);
+    }
+    at_task_free(task);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +374,7 @@ int main(void)
         cmocka_unit_test(tune_should_warn_when_everything_fails),
         cmocka_unit_test(same_seed_should_write_the_same_log),
         cmocka_unit_test(history_should_keep_the_records_of_the_tasks_template),
+        cmocka_unit_test(configs_that_cannot_instantiate_should_cost_no_trial),
     };
     if (getenv("AT_TEST_FILTER")) cmocka_set_test_filter(getenv("AT_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
