@@ -29,7 +29,7 @@ if(TARGET autotvm)
     "autotvm: error: index 99999999 of conv2d_nchw_spatial_pack.mali \\(the space has 4032000\\)")
   add_test(NAME cli_show_opencl COMMAND autotvm show ${_r18c2} --config 2479477)
   set_tests_properties(cli_show_opencl PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION
-    "kernel conv_kernel: global \\(28, 7, 8\\) local \\(7, 1, 8\\).*conv\\[\\(\\(convert_int\\(get_group_id\\(1\\)\\) \\* 3584\\) \\+ \\(convert_int\\(get_group_id\\(0\\)\\) \\* 896\\) \\+ \\(convert_int\\(get_local_id\\(2\\)\\) \\* 25088\\) \\+ \\(convert_int\\(get_local_id\\(0\\)\\) \\* 128\\) \\+ 1\\)\\] = 0.0f;")
+    "kernel conv_kernel: global \\(28, 7, 8\\) local \\(7, 1, 8\\).*conv\\[\\(\\(h_o \\* 3584\\) \\+ \\(w_o \\* 896\\) \\+ \\(c_i \\* 25088\\) \\+ \\(w_i_1 \\* 128\\) \\+ 1\\)\\] = 0.0f;")
   add_test(NAME cli_show_ir COMMAND autotvm show ${_r18c2} --config 2479477 --ir)
   set_tests_properties(cli_show_ir PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION
     "program conv2d_nchw_spatial_pack.mali.*kernel conv_kernel")
