@@ -2,7 +2,7 @@
 # (e2e), through the library and through the built autotvm binary.
 at_add_test(test_rpc_codec LABELS unit DEPS rpc)
 at_add_test(test_rpc_loopback LABELS e2e DEPS rpc TIMEOUT 60)
-at_add_test(test_rpc_cli LABELS e2e DEPS rpc TIMEOUT 60)
+at_add_test(test_rpc_cli LABELS e2e DEPS rpc test_rpc_support TIMEOUT 60)
 if(TARGET autotvm)
   add_dependencies(test_rpc_cli autotvm)
 endif()

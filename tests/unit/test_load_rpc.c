@@ -6,6 +6,7 @@
  * afterwards every process this test started or that those started is gone (all children
  * reaped, none orphaned) and the test process holds the same descriptors as before. Prints the
  * figures: wall time of the tuning and trials per second. */
+#include "tests/support/test_rpc_support.h"
 #include "tests/support/test_support.h"
 
 #include <dirent.h>
@@ -108,24 +109,6 @@ static size_t count_fds(void)
     return n;
 }
 
-static void wait_registered(int tracker_port, int n_servers)
-{
-    double end = at_clock_mono_s() + 30;
-    for (;;) {
-        at_rpc_tclient_opts o = {.connect_timeout_ms = 2000, .retry_period_ms = 50};
-        at_rpc_tclient *c;
-        assert_ok(at_rpc_tclient_connect("127.0.0.1", tracker_port, &o, &c));
-        cJSON *s;
-        assert_ok(at_rpc_tclient_summary(c, &s));
-        at_rpc_tclient_free(c);
-        int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "server_info"));
-        at_json_free(s);
-        if (n == n_servers) return;
-        if (at_clock_mono_s() > end) fail_msg("%d servers registered, waited for %d", n, n_servers);
-        poll(NULL, 0, 20);
-    }
-}
-
 static void loopback_load_should_lose_and_leak_nothing(void **state)
 {
     (void)state;
@@ -138,7 +121,7 @@ static void loopback_load_should_lose_and_leak_nothing(void **state)
     for (int i = 0; i < N_SERVERS; i++)
         daemons[n_daemons++] = at_test_daemon_start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", KEY,
                                                                           "--port", "0", "--cache-dir", cache, "--silent", NULL});
-    wait_registered(daemons[0].port, N_SERVERS);
+    at_test_wait_registered(daemons[0].port, N_SERVERS, 30);
     double t_up = at_clock_mono_s();
 
     char dirs[N_TUNERS][2200], logs[N_TUNERS][2300], seed[N_TUNERS][16], trials[16];

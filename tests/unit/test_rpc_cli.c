@@ -1,5 +1,6 @@
 /* The built autotvm binary: `tracker`, `rpc-server`, `query-tracker` as separate processes on
  * loopback; query-tracker's exact text for a known state, signals, usage errors. */
+#include "tests/support/test_rpc_support.h"
 #include "tests/support/test_support.h"
 
 #include <errno.h>
@@ -115,24 +116,6 @@ static int run_to_end(const char *const *args, const char *env, at_strbuf *out)
     return wait_exit(pr.pid, 10);
 }
 
-static void wait_registered(int tracker_port, int n_servers)
-{
-    double end = at_clock_mono_s() + 10;
-    for (;;) {
-        at_rpc_tclient_opts o = {.connect_timeout_ms = 2000, .retry_period_ms = 50};
-        at_rpc_tclient *c;
-        assert_ok(at_rpc_tclient_connect("127.0.0.1", tracker_port, &o, &c));
-        cJSON *s;
-        assert_ok(at_rpc_tclient_summary(c, &s));
-        at_rpc_tclient_free(c);
-        int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "server_info"));
-        at_json_free(s);
-        if (n == n_servers) return;
-        if (at_clock_mono_s() > end) fail_msg("%d servers registered, waited for %d", n, n_servers);
-        poll(NULL, 0, 20);
-    }
-}
-
 static void query_tracker_should_print_tvm_tables_for_running_servers(void **state)
 {
     (void)state;
@@ -146,7 +129,7 @@ static void query_tracker_should_print_tvm_tables_for_running_servers(void **sta
                                           "--auth-key", "k3y", NULL},
                     NULL);
     int p1 = bound_port(&s1), p2 = bound_port(&s2);
-    wait_registered(tp, 2);
+    at_test_wait_registered(tp, 2, 10);
 
     at_strbuf out, want;
     at_strbuf_init(&out);
@@ -190,7 +173,7 @@ static void query_tracker_should_print_tvm_tables_for_running_servers(void **sta
     };
     at_rpc_session *s;
     assert_int_equal(at_rpc_request_session(&ro, &s), AT_EIO);
-    wait_registered(tp, 2);
+    at_test_wait_registered(tp, 2, 10);
     double end = at_clock_mono_s() + 5;
     ro.session.auth_key = "k3y";
     at_status st;

@@ -2,6 +2,7 @@
  * default OpenCL device, and `autotvm measure --rpc-key KEY --tracker HOST:PORT` printing v0.2 log
  * lines that match a local `autotvm measure` of the same configs; the servers keep serving after
  * a session; usage errors exit 2 and a device that does not exist stops rpc-server with exit 1. */
+#include "tests/support/test_rpc_support.h"
 #include "tests/support/test_support.h"
 
 #include <errno.h>
@@ -27,24 +28,6 @@ static char *out_text, *err_text;
 static int run(const char *const *args)
 {
     return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
-}
-
-static void wait_registered(int tracker_port, int n_servers)
-{
-    double end = at_clock_mono_s() + 10;
-    for (;;) {
-        at_rpc_tclient_opts o = {.connect_timeout_ms = 2000, .retry_period_ms = 50};
-        at_rpc_tclient *c;
-        assert_ok(at_rpc_tclient_connect("127.0.0.1", tracker_port, &o, &c));
-        cJSON *s;
-        assert_ok(at_rpc_tclient_summary(c, &s));
-        at_rpc_tclient_free(c);
-        int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "server_info"));
-        at_json_free(s);
-        if (n == n_servers) return;
-        if (at_clock_mono_s() > end) fail_msg("%d servers registered, waited for %d", n, n_servers);
-        poll(NULL, 0, 20);
-    }
 }
 
 /* Parses the log lines of out_text: n records of configs want[0..n), all NO_ERROR; costs out. */
@@ -79,7 +62,7 @@ static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void *
                                                  "--cache-dir", cache, NULL});
     at_test_daemon s2 = at_test_daemon_start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
                                                  "--cache-dir", cache, "--silent", NULL});
-    wait_registered(tracker.port, 2);
+    at_test_wait_registered(tracker.port, 2, 10);
 
     const int64_t want[4] = {0, 9, 24, 48};
     double remote[4], local[4];
@@ -106,7 +89,7 @@ static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void *
     }
 
     /* the servers registered again after their sessions and serve the next command */
-    wait_registered(tracker.port, 2);
+    at_test_wait_registered(tracker.port, 2, 10);
     const char *again[] = {"measure", "testing/matmul", "--args", "64,64,64", "--config", "9", "--cooldown-ms", "0",
                            "--rpc-key", "cli-pocl", "--tracker", taddr, NULL};
     assert_int_equal(run(again), 0);

@@ -2,6 +2,7 @@
  * OpenCL device, and `autotvm tune-task --rpc-key KEY --tracker HOST:PORT` appending one valid
  * record per trial to its log; the rpc options of tune-task and tune are checked (exit 2) and
  * documented. Every child is killed in the teardown, so a failed assertion leaves none behind. */
+#include "tests/support/test_rpc_support.h"
 #include "tests/support/test_support.h"
 
 #include <fcntl.h>
@@ -47,24 +48,6 @@ static void stop_all(void)
     while (n_daemons > 0) at_test_daemon_stop(&daemons[--n_daemons]);
 }
 
-static void wait_registered(int tracker_port, int n_servers)
-{
-    double end = at_clock_mono_s() + 10;
-    for (;;) {
-        at_rpc_tclient_opts o = {.connect_timeout_ms = 2000, .retry_period_ms = 50};
-        at_rpc_tclient *c;
-        assert_ok(at_rpc_tclient_connect("127.0.0.1", tracker_port, &o, &c));
-        cJSON *s;
-        assert_ok(at_rpc_tclient_summary(c, &s));
-        at_rpc_tclient_free(c);
-        int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "server_info"));
-        at_json_free(s);
-        if (n == n_servers) return;
-        if (at_clock_mono_s() > end) fail_msg("%d servers registered, waited for %d", n, n_servers);
-        poll(NULL, 0, 20);
-    }
-}
-
 static void tune_task_rpc_key_should_log_every_trial(void **state)
 {
     (void)state;
@@ -73,7 +56,7 @@ static void tune_task_rpc_key_should_log_every_trial(void **state)
     int tport = atoi(strchr(taddr, ':') + 1);
     start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "k", "--port", "0", "--cache-dir", cache,
                                 "--silent", NULL});
-    wait_registered(tport, 1);
+    at_test_wait_registered(tport, 1, 10);
 
     char log_path[4200];
     snprintf(log_path, sizeof log_path, "%s/tune.log", work);
