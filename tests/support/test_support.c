@@ -291,3 +291,23 @@ int at_test_daemon_stop(at_test_daemon *d)
     close(d->out);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
+
+bool at_test_proc_stat(long pid, at_test_proc *out)
+{
+    char path[64], buf[2048];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return false;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+    char st;
+    /* after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+     * utime stime cutime cstime priority nice threads itrealvalue starttime */
+    return p &&
+           sscanf(p + 1, " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &st,
+                  &out->ppid, &out->pgrp, &out->start) == 4 &&
+           st != 'Z';
+}

@@ -4,6 +4,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,15 @@ const char *at_test_tmpdir(const char *tag);
 
 /* Reads a whole file into an at_malloc'ed NUL-terminated buffer; NULL when unreadable. */
 char *at_test_read_file(const char *path, size_t *len);
+
+/* The fields of /proc/PID/stat the process tests use. */
+typedef struct at_test_proc {
+    long               ppid, pgrp;
+    unsigned long long start; /* start time in clock ticks since boot: tells a reused pid apart */
+} at_test_proc;
+
+/* Reads /proc/PID/stat into *out; false when the process is gone or a zombie. */
+bool at_test_proc_stat(long pid, at_test_proc *out);
 
 /* Writes text to a file, replacing it; fails the test on error. */
 void at_test_write_file(const char *path, const char *text);

@@ -161,22 +161,6 @@ static size_t count_lines(const char *path)
     return n;
 }
 
-/* The parent pid and process group of pid from /proc/PID/stat; false when it is gone. */
-static bool proc_stat(long pid, long *ppid, long *pgrp)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return false;
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
-    char st;
-    return p && sscanf(p + 1, " %c %ld %ld", &st, ppid, pgrp) == 3 && st != 'Z';
-}
-
 /* Live processes whose parent (by_group false) or process group (true) is id, into pids[0..cap). */
 static size_t processes_of(long id, bool by_group, long *pids, size_t cap)
 {
@@ -187,9 +171,9 @@ static size_t processes_of(long id, bool by_group, long *pids, size_t cap)
     while ((e = readdir(d))) {
         char *end;
         long pid = strtol(e->d_name, &end, 10);
-        long ppid, pgrp;
-        if (*end || pid <= 0 || pid == id || !proc_stat(pid, &ppid, &pgrp)) continue;
-        if ((by_group ? pgrp : ppid) == id && n < cap) pids[n++] = pid;
+        at_test_proc pr;
+        if (*end || pid <= 0 || pid == id || !at_test_proc_stat(pid, &pr)) continue;
+        if ((by_group ? pr.pgrp : pr.ppid) == id && n < cap) pids[n++] = pid;
     }
     closedir(d);
     return n;

@@ -44,25 +44,14 @@ typedef struct seen_proc {
 static seen_proc seen[MAX_SEEN];
 static size_t n_seen;
 
-/* Parent pid and start time of pid from /proc/PID/stat; false when gone or a zombie. */
+/* Parent pid and start time of pid (tests/support); false when gone or a zombie. */
 static bool proc_stat(long pid, long *ppid, unsigned long long *start)
 {
-    char path[64], buf[2048];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return false;
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')');
-    char st;
-    /* after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
-     * utime stime cutime cstime priority nice threads itrealvalue starttime */
-    return p &&
-           sscanf(p + 1, " %c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &st, ppid,
-                  start) == 3 &&
-           st != 'Z';
+    at_test_proc pr;
+    if (!at_test_proc_stat(pid, &pr)) return false;
+    *ppid = pr.ppid;
+    *start = pr.start;
+    return true;
 }
 
 /* Adds every live descendant of this process to seen (once per pid and start time). */
