@@ -62,8 +62,9 @@ int at_cli_evaluate(struct at_tune_eval_opts *o)
     at_status st = at_tune_evaluate(o, &r);
     if (st != AT_OK) return at_cli_fail(st);
     printf("Mean inference time (std dev): %.2f ms (%.2f ms)\n", r.mean_ms, r.std_ms);
-    fprintf(stderr, "autotvm: dispatch: %zu tuned by the log, %zu by TopHub, %zu fallback tasks; %zu anchors run a fallback config; device time %.2f ms (median)\n",
-            r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback, r.n_anchors_fallback, r.device_ms);
+    fprintf(stderr, "autotvm: dispatch: %zu tuned by the log, %zu by TopHub, %zu fallback tasks; %zu anchors run a fallback config; device time %.2f ms (median), host overhead %.2f ms (median wall %.2f ms - device)\n",
+            r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback, r.n_anchors_fallback, r.device_ms,
+            r.median_ms - r.device_ms, r.median_ms);
     if (r.checked) {
         if (r.check.n_bad == 0) {
             printf("Output check: matches the reference executor (max abs error %.3g)\n", r.check.abs_err);

@@ -107,6 +107,14 @@ typedef struct at_net_backend_i {
     at_status (*prog_run)(void *ctx, void *prog, void *const *bufs, size_t n, bool skip_prepare, double *device_ms);
     /* (optional) waits for everything enqueued (defaults to nothing: prog_run is synchronous). */
     at_status (*finish)(void *ctx);
+    /* (optional, all four or none) a recorded sequence: the executor adds every step once, bound
+     * to its buffers, and a run is one seq_run: every launch enqueued back to back and one wait,
+     * nothing allocated or bound per run. skip_prepare and device_ms as prog_run's, over the
+     * whole sequence. (defaults to prog_run per step) */
+    at_status (*seq_new)(void *ctx, void **seq);
+    at_status (*seq_add)(void *ctx, void *seq, void *prog, void *const *bufs, size_t n);
+    at_status (*seq_run)(void *ctx, void *seq, bool skip_prepare, double *device_ms);
+    void (*seq_free)(void *ctx, void *seq);
 } at_net_backend_i;
 
 /* The IR interpreter as a backend (host memory, at_ir_interp); ctx unused (NULL). Static. */
