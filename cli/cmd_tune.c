@@ -360,7 +360,7 @@ int at_cmd_tune(int argc, char **argv)
         eo.net = o.net;
         eo.target = o.target;
         eo.log_path = log;
-        rc = at_cli_evaluate(&eo);
+        rc = at_cli_evaluate(&eo, 0);
     }
     at_free(log_buf);
     return rc;

@@ -161,6 +161,7 @@ typedef struct prepared {
  * and parameters) then its temporaries (owned: per launch site, so packed weights persist). */
 typedef struct step {
     prepared *prog;
+    size_t    node;
     size_t    n_params, n_bufs;
     void     *bufs[MAX_BUFS];
 } step;
@@ -181,6 +182,7 @@ struct at_net_exec {
     step                   *steps;
     size_t                  n_steps;
     void                   *seq;      /* the backend's recorded sequence of every step, if it has one */
+    size_t                  cur_node; /* the node whose steps are being added */
     bool                    prepared; /* a run completed: packed weights are in place */
 };
 
@@ -240,6 +242,7 @@ static at_status push_step(at_net_exec *e, prepared *q, void *const *args, size_
     step *s = &e->steps[e->n_steps++];
     memset(s, 0, sizeof *s);
     s->prog = q;
+    s->node = e->cur_node;
     s->n_params = n_args;
     s->n_bufs = p->n_bufs;
     memcpy(s->bufs, args, n_args * sizeof *args);
@@ -484,7 +487,10 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
     e->progs = at_calloc(2 * nn, sizeof *e->progs);
     at_status st = e->node_buf && e->owns && e->steps && e->progs ? at_arena_new(0, &e->arena) : AT_OOM();
     if (st == AT_OK) st = alloc_buffers(e);
-    for (size_t i = 1; st == AT_OK && i < nn; i++) st = node_steps(e, i);
+    for (size_t i = 1; st == AT_OK && i < nn; i++) {
+        e->cur_node = i;
+        st = node_steps(e, i);
+    }
     if (st == AT_OK && be->seq_new) st = record_sequence(e);
     if (st != AT_OK) {
         at_net_exec_free(e);
@@ -504,7 +510,7 @@ at_status at_net_exec_run(at_net_exec *e, double *device_ms)
     /* TVM packs weights at compile time: the first run runs every kernel, so the preparation
      * kernels' temporaries hold the packed weights of each launch site; later runs leave them out */
     if (e->seq) {
-        AT_TRY(e->be->seq_run(e->ctx, e->seq, e->prepared, device_ms));
+        AT_TRY(e->be->seq_run(e->ctx, e->seq, e->prepared, device_ms, NULL));
         e->prepared = true;
         return AT_OK;
     }
@@ -519,6 +525,31 @@ at_status at_net_exec_run(at_net_exec *e, double *device_ms)
     e->prepared = true;
     if (device_ms) *device_ms = total;
     return AT_OK;
+}
+
+at_status at_net_exec_profile(at_net_exec *e, double *node_ms)
+{
+    size_t nn = at_net_n_nodes(e->net);
+    for (size_t i = 0; i < nn; i++) node_ms[i] = 0;
+    double *step_ms = at_calloc(e->n_steps + 1, sizeof *step_ms);
+    if (!step_ms) return AT_OOM();
+    double total;
+    at_status st = AT_OK;
+    if (e->seq) {
+        st = e->be->seq_run(e->ctx, e->seq, e->prepared, &total, step_ms);
+    } else {
+        for (size_t i = 0; st == AT_OK && i < e->n_steps; i++) {
+            step *s = &e->steps[i];
+            st = e->be->prog_run(e->ctx, s->prog->prog, s->bufs, s->n_bufs, e->prepared, &step_ms[i]);
+        }
+        if (st == AT_OK && e->be->finish) st = e->be->finish(e->ctx);
+    }
+    if (st == AT_OK) {
+        e->prepared = true;
+        for (size_t i = 0; i < e->n_steps; i++) node_ms[e->steps[i].node] += step_ms[i];
+    }
+    at_free(step_ms);
+    return st;
 }
 
 at_status at_net_exec_get(at_net_exec *e, size_t node, float *out)

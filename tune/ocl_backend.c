@@ -82,10 +82,10 @@ static at_status ocl_seq_add(void *ctx, void *seq, void *prog, void *const *bufs
     return at_ocl_seq_add(seq, prog, (at_ocl_buf *const *)bufs, n);
 }
 
-static at_status ocl_seq_run(void *ctx, void *seq, bool skip_prepare, double *device_ms)
+static at_status ocl_seq_run(void *ctx, void *seq, bool skip_prepare, double *device_ms, double *step_ms)
 {
     (void)ctx;
-    return at_ocl_seq_run(seq, !skip_prepare, device_ms);
+    return at_ocl_seq_run(seq, !skip_prepare, device_ms, step_ms);
 }
 
 static void ocl_seq_free(void *ctx, void *seq)

@@ -556,14 +556,16 @@ at_status at_ocl_prog_run(at_ocl_prog *p, int64_t number, double *device_ms)
 
 typedef struct seq_launch {
     cl_kernel                 kernel;
+    size_t                    add; /* which at_ocl_seq_add made it */
     const at_ocl_kernel_info *info; /* the program's, which outlives the sequence */
 } seq_launch;
 
 struct at_ocl_seq {
     at_ocl_ctx *ctx;
     seq_launch *launches;
-    size_t      n, cap;
-    cl_event   *events; /* n of them, for profiled runs */
+    size_t      n, cap, n_adds;
+    cl_event   *events;  /* n of them, for profiled runs */
+    size_t     *evented; /* the launch of each event */
 };
 
 at_status at_ocl_seq_new(at_ocl_ctx *ctx, at_ocl_seq **out)
@@ -580,6 +582,7 @@ void at_ocl_seq_free(at_ocl_seq *s)
     for (size_t i = 0; i < s->n; i++) clReleaseKernel(s->launches[i].kernel);
     at_free(s->launches);
     at_free(s->events);
+    at_free(s->evented);
     at_free(s);
 }
 
@@ -594,6 +597,9 @@ at_status at_ocl_seq_add(at_ocl_seq *s, const at_ocl_prog *p, at_ocl_buf *const 
         cl_event *ev = at_realloc(s->events, cap * sizeof *ev);
         if (!ev) return AT_OOM();
         s->events = ev;
+        size_t *which = at_realloc(s->evented, cap * sizeof *which);
+        if (!which) return AT_OOM();
+        s->evented = which;
         s->cap = cap;
     }
     for (size_t k = 0; k < p->n_kernels; k++) {
@@ -609,14 +615,17 @@ at_status at_ocl_seq_add(at_ocl_seq *s, const at_ocl_prog *p, at_ocl_buf *const 
             clReleaseKernel(kern);
             return AT_FAIL(AT_EDEVICE, "clSetKernelArg %s: %s (%d)", ki->name, at_ocl_err_name(err), (int)err);
         }
-        s->launches[s->n++] = (seq_launch){.kernel = kern, .info = ki};
+        s->launches[s->n++] = (seq_launch){.kernel = kern, .add = s->n_adds, .info = ki};
     }
+    s->n_adds++;
     return AT_OK;
 }
 
-at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms)
+at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, double *per_add_ms)
 {
     at_status st = AT_OK;
+    if (per_add_ms)
+        for (size_t i = 0; i < s->n_adds; i++) per_add_ms[i] = 0;
     size_t queued = 0;
     for (size_t i = 0; i < s->n && st == AT_OK; i++) {
         const seq_launch *l = &s->launches[i];
@@ -627,7 +636,7 @@ at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms)
         if (err != CL_SUCCESS)
             st = AT_FAIL(AT_EDEVICE, "clEnqueueNDRangeKernel %s: %s (%d)", l->info->name, at_ocl_err_name(err), (int)err);
         else if (device_ms)
-            queued++;
+            s->evented[queued++] = i;
     }
     cl_int err = clFinish(s->ctx->queue);
     if (st == AT_OK) st = at_ocl_check(err, "clFinish (network)");
@@ -638,8 +647,10 @@ at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms)
         cl_int e2 = clGetEventProfilingInfo(s->events[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
         if (st == AT_OK && (e1 != CL_SUCCESS || e2 != CL_SUCCESS))
             st = at_ocl_check(e1 != CL_SUCCESS ? e1 : e2, "clGetEventProfilingInfo");
-        else if (t1 > t0)
+        else if (t1 > t0) {
             total_ns += (double)(t1 - t0);
+            if (per_add_ms) per_add_ms[s->launches[s->evented[i]].add] += (double)(t1 - t0) / 1e6;
+        }
         clReleaseEvent(s->events[i]);
     }
     if (st == AT_OK && device_ms) *device_ms = total_ns / 1e6;
@@ -765,9 +776,9 @@ at_status at_ocl_seq_add(at_ocl_seq *s, const at_ocl_prog *p, at_ocl_buf *const 
     return NO_OPENCL();
 }
 
-at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms)
+at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, double *per_add_ms)
 {
-    (void)s, (void)with_prepare, (void)device_ms;
+    (void)s, (void)with_prepare, (void)device_ms, (void)per_add_ms;
     return NO_OPENCL();
 }
 
