@@ -120,6 +120,11 @@ static void *oom(at_ir_sched *s)
     return NULL;
 }
 
+void *at_ir_sched_oom(at_ir_sched *s)
+{
+    return oom(s);
+}
+
 static void *alloc(at_ir_sched *s, size_t n)
 {
     void *p = at_arena_alloc(s->arena, n);
