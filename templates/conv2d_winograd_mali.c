@@ -73,22 +73,6 @@ typedef struct wg {
     int64_t      bna, bnb, t1, t2, cu, yt;
 } wg;
 
-/* kernel[co bna + vco][ci][r_kh][r_kw] as out_dtype */
-typedef struct u_elem_ctx {
-    const wg           *w;
-    const at_ir_buffer *kernel;
-    const at_ir_expr   *co, *ci;
-} u_elem_ctx;
-
-static const at_ir_expr *u_elem(at_ir_sched *s, int kh, int kw, void *ctx)
-{
-    const u_elem_ctx *u = ctx;
-    const at_conv2d_geom *g = &u->w->t.g;
-    const at_ir_expr *ki[4] = {u->co, u->ci, at_tmpl_i(s, kh), at_tmpl_i(s, kw)};
-    const int64_t kd[4] = {g->co, g->ci, 3, 3};
-    return at_tmpl_cast(s, u->w->ot, at_ir_load(s, u->kernel, at_tmpl_index(s, ki, kd, 4), 1));
-}
-
 /* d[r_a][r_b][vp] of a private tile block */
 typedef struct d_elem_ctx {
     const at_ir_buffer *d;
@@ -101,20 +85,6 @@ static const at_ir_expr *d_elem(at_ir_sched *s, int ra, int rb, void *ctx)
     const d_elem_ctx *d = ctx;
     const at_ir_expr *di[3] = {at_tmpl_i(s, ra), at_tmpl_i(s, rb), d->vp};
     return at_ir_load(s, d->d, at_tmpl_index(s, di, d->dims, 3), 1);
-}
-
-/* M[r_a][r_b][co][p] */
-typedef struct m_elem_ctx {
-    const at_ir_buffer *M;
-    const at_ir_expr   *co, *p;
-    int64_t             dims[4];
-} m_elem_ctx;
-
-static const at_ir_expr *m_elem(at_ir_sched *s, int ra, int rb, void *ctx)
-{
-    const m_elem_ctx *m = ctx;
-    const at_ir_expr *mi[4] = {at_tmpl_i(s, ra), at_tmpl_i(s, rb), m->co, m->p};
-    return at_ir_load(s, m->M, at_tmpl_index(s, mi, m->dims, 4), 1);
 }
 
 /* U[eps][nu][co][ci][vco] = sum_{r_kh, r_kw} kernel[co bna + vco][ci][r_kh][r_kw] G[eps][r_kh] G[nu][r_kw]
@@ -136,8 +106,8 @@ static void u_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *kernel, con
         for (int nu = 0; nu < al; nu++) {
             at_tmpl_loop vco = at_tmpl_loop_new(s, "vco", w->bna, AT_IR_VECTORIZED);
             const at_ir_expr *vc = at_ir_v(s, vco.var);
-            u_elem_ctx uc = {w, kernel, at_ir_add(s, at_ir_mul(s, co, at_tmpl_i(s, w->bna)), vc), ci};
-            const at_ir_expr *val = at_tmpl_wino_transform(s, w->ot, w->t.G, 3, 1, 3, eps, nu, u_elem, &uc);
+            at_tmpl_wino_kernel_ctx kc = {&w->t, kernel, w->ot, at_ir_add(s, at_ir_mul(s, co, at_tmpl_i(s, w->bna)), vc), ci};
+            const at_ir_expr *val = at_tmpl_wino_transform(s, w->ot, w->t.G, 3, 1, 3, eps, nu, at_tmpl_wino_kernel_elem, &kc);
             const at_ir_expr *ui[5] = {at_tmpl_i(s, eps), at_tmpl_i(s, nu), co, ci, vc};
             const int64_t ud[5] = {al, al, cob, g->ci, w->bna};
             items[eps * al + nu] = at_tmpl_nest(s, &vco, 1, at_ir_store(s, U, at_tmpl_index(s, ui, ud, 5), val));
@@ -257,11 +227,11 @@ static void output_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *M, con
 
     /* Y (vh, vw, r_a, r_b unrolled) */
     const at_ir_stmt *items[17];
-    m_elem_ctx mc = {M, co, p, {al, al, g->co, w->P_round}};
+    at_tmpl_wino_gemm_ctx mc = {&w->t, M, w->P_round, co, p};
     for (int vh = 0; vh < m; vh++)
         for (int vw = 0; vw < m; vw++)
             items[vh * m + vw] = at_ir_store(s, Y, at_tmpl_i(s, vh * m + vw),
-                                             at_tmpl_wino_transform(s, w->ot, w->t.A, al, m, 1, vh, vw, m_elem, &mc));
+                                             at_tmpl_wino_transform(s, w->ot, w->t.A, al, m, 1, vh, vw, at_tmpl_wino_gemm_elem, &mc));
 
     /* the m x m tile, hi and wi unrolled, ragged edges guarded */
     at_tmpl_loop tl[2] = {at_tmpl_loop_new(s, "hi", m, AT_IR_UNROLLED), at_tmpl_loop_new(s, "wi", m, AT_IR_UNROLLED)};

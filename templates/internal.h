@@ -203,6 +203,25 @@ typedef const at_ir_expr *(*at_tmpl_wino_elem)(at_ir_sched *s, int a, int b, voi
 const at_ir_expr *at_tmpl_wino_transform(at_ir_sched *s, at_ir_type t, const double *T, int n, int sa, int si, int i,
                                          int j, at_tmpl_wino_elem x, void *ctx);
 
+/* at_tmpl_wino_elem of the kernel transform: kernel[co][ci][a][b] (a 3 x 3 OIHW kernel) cast to ot. */
+typedef struct at_tmpl_wino_kernel_ctx {
+    const at_tmpl_wino *w;
+    const at_ir_buffer *kernel;
+    at_ir_type          ot;
+    const at_ir_expr   *co, *ci;
+} at_tmpl_wino_kernel_ctx;
+const at_ir_expr *at_tmpl_wino_kernel_elem(at_ir_sched *s, int a, int b, void *ctx);
+
+/* at_tmpl_wino_elem of the inverse transform: M[a][b][co][p] of the batched GEMM's alpha x alpha x
+ * CO x n_p output. */
+typedef struct at_tmpl_wino_gemm_ctx {
+    const at_tmpl_wino *w;
+    const at_ir_buffer *M;
+    int64_t             n_p;
+    const at_ir_expr   *co, *p;
+} at_tmpl_wino_gemm_ctx;
+const at_ir_expr *at_tmpl_wino_gemm_elem(at_ir_sched *s, int a, int b, void *ctx);
+
 /* ---- testing/matmul (templates/matmul.c) ---------------------------------------------------- */
 
 enum { AT_TMPL_MATMUL_TILE_Y, AT_TMPL_MATMUL_TILE_X, AT_TMPL_MATMUL_N_KNOBS };

@@ -51,3 +51,19 @@ const at_ir_expr *at_tmpl_wino_transform(at_ir_sched *s, at_ir_type t, const dou
         }
     return acc ? acc : at_tmpl_f(s, t, 0);
 }
+
+const at_ir_expr *at_tmpl_wino_kernel_elem(at_ir_sched *s, int kh, int kw, void *ctx)
+{
+    const at_tmpl_wino_kernel_ctx *k = ctx;
+    const at_ir_expr *ki[4] = {k->co, k->ci, at_tmpl_i(s, kh), at_tmpl_i(s, kw)};
+    const int64_t kd[4] = {k->w->g.co, k->w->g.ci, 3, 3};
+    return at_tmpl_cast(s, k->ot, at_ir_load(s, k->kernel, at_tmpl_index(s, ki, kd, 4), 1));
+}
+
+const at_ir_expr *at_tmpl_wino_gemm_elem(at_ir_sched *s, int ra, int rb, void *ctx)
+{
+    const at_tmpl_wino_gemm_ctx *m = ctx;
+    const at_ir_expr *mi[4] = {at_tmpl_i(s, ra), at_tmpl_i(s, rb), m->co, m->p};
+    const int64_t md[4] = {m->w->al, m->w->al, m->w->g.co, m->n_p};
+    return at_ir_load(s, m->M, at_tmpl_index(s, mi, md, 4), 1);
+}
