@@ -7,6 +7,7 @@
 extern const at_template at_tmpl_add_vta;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
+extern const at_template at_tmpl_conv2d_nchw_winograd_cuda;
 extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
 extern const at_template at_tmpl_conv2d_packed_vta;
 extern const at_template at_tmpl_dense_mali;
@@ -22,6 +23,7 @@ static const at_template *const table[] = {
     &at_tmpl_add_vta,                       /* add.vta, vta */
     &at_tmpl_conv2d_nchw_spatial_pack_arm_cpu, /* conv2d_nchw_spatial_pack.arm_cpu, llvm */
     &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
+    &at_tmpl_conv2d_nchw_winograd_cuda,     /* conv2d_nchw_winograd.cuda, opencl */
     &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
     &at_tmpl_conv2d_packed_vta,             /* conv2d_packed.vta, vta */
     &at_tmpl_dense_mali,                    /* dense.mali, opencl */
