@@ -37,6 +37,12 @@ static const workload workloads[] = {
     {"depthwise_conv2d_nchw.cuda", "[" T("[2, 4, 8, 8]") ", " T("[4, 1, 3, 3]") ", [1, 1], [2, 2, 2, 2], [2, 2], \"float32\"]"},
     /* multiplier 3: channel blocks that straddle an input channel */
     {"depthwise_conv2d_nchw.cuda", "[" T("[1, 2, 5, 6]") ", " T("[2, 3, 3, 3]") ", [1, 2], [1, 1, 1, 1], [1, 1], \"float32\"]"},
+    /* batch 1, K = 100 (factors 1 2 4 5 10 20 25 50 100; the fallback's 64 does not divide it) */
+    {"dense_small_batch.gpu", "[" T("[1, 100]") ", " T("[7, 100]") ", null, \"float32\"]"},
+    /* batch 3, K = 24, TopHub's old form with a bias */
+    {"dense_small_batch.gpu", "[" T("[3, 24]") ", " T("[5, 24]") ", " T("[5]") ", null]"},
+    /* K = 48 < 64: the fallback [1, 64] runs 64 threads over 48 */
+    {"dense_small_batch.gpu", "[" T("[2, 48]") ", " T("[3, 48]") ", null, \"float32\"]"},
 };
 #undef T
 
