@@ -9,6 +9,7 @@ extern const at_template at_tmpl_conv2d_nchw_spatial_pack_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
 extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
 extern const at_template at_tmpl_conv2d_packed_vta;
+extern const at_template at_tmpl_dense_large_batch_gpu;
 extern const at_template at_tmpl_dense_mali;
 extern const at_template at_tmpl_dense_nopack_x86;
 extern const at_template at_tmpl_dense_pack_x86;
@@ -27,6 +28,7 @@ static const at_template *const table[] = {
     &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
     &at_tmpl_conv2d_packed_vta,             /* conv2d_packed.vta, vta */
     &at_tmpl_dense_mali,                    /* dense.mali, opencl */
+    &at_tmpl_dense_large_batch_gpu,         /* dense_large_batch.gpu, opencl */
     &at_tmpl_dense_nopack_x86,              /* dense_nopack.x86, llvm */
     &at_tmpl_dense_pack_x86,                /* dense_pack.x86, llvm */
     &at_tmpl_dense_small_batch_gpu,         /* dense_small_batch.gpu, opencl */

@@ -43,6 +43,14 @@ static const workload workloads[] = {
     {"dense_small_batch.gpu", "[" T("[3, 24]") ", " T("[5, 24]") ", " T("[5]") ", null]"},
     /* K = 48 < 64: the fallback [1, 64] runs 64 threads over 48 */
     {"dense_small_batch.gpu", "[" T("[2, 48]") ", " T("[3, 48]") ", null, \"float32\"]"},
+    /* ragged everything: 6 x 10 outputs, K = 9 */
+    {"dense_large_batch.gpu", "[" T("[6, 9]") ", " T("[10, 9]") ", null, \"float32\"]"},
+    /* 16 x 8, K = 12, with a bias */
+    {"dense_large_batch.gpu", "[" T("[16, 12]") ", " T("[8, 12]") ", " T("[8]") ", null]"},
+    /* batch 1 (the fallback's [1, 1, 1, 1]), K = 20 */
+    {"dense_large_batch.gpu", "[" T("[1, 20]") ", " T("[12, 20]") ", null, \"float32\"]"},
+    /* the fallback's 64-row tiles and 8-column steps overrun 33 x 40 with K = 13 */
+    {"dense_large_batch.gpu", "[" T("[33, 13]") ", " T("[40, 13]") ", null, \"float32\"]"},
 };
 #undef T
 
