@@ -189,6 +189,16 @@ static const pinned pins[] = {
      "{\"index\": 1102290, \"code_hash\": null, \"entity\": [[\"tile_f\", \"sp\", [-1, 1, 1, 1]], [\"tile_y\", \"sp\", [-1, 1, 2, 4]], "
      "[\"tile_x\", \"sp\", [-1, 1, 16, 1]], [\"auto_unroll_max_step\", \"ot\", 1500], [\"unroll_explicit\", \"ot\", 1]]}",
      5782616},
+    /* resnet's classifier at batch 1: tile_k [-1, 64] is the 7th factor split of 512 */
+    {"dense_small_batch.gpu", "[[\"TENSOR\", [1, 512], \"float32\"], [\"TENSOR\", [1000, 512], \"float32\"], null, \"float32\"]",
+     "{\"index\": 6, \"code_hash\": null, \"entity\": [[\"tile_k\", \"sp\", [-1, 64]]]}", 6},
+    /* vgg's classifier at batch 1: tile_y [-1, 2, 4, 5] is entity 212 of the 400 4-way splits of
+     * 1000 (100 + 60 + 30 with last size 1, 2, 4; then 12 + 9 + 1 with last size 5), tile_k
+     * [-1, 8, 4] entity 28 of 91: 0 + 1 x (212 + 400 x 28) */
+    {"dense_large_batch.gpu", "[[\"TENSOR\", [1, 4096], \"float32\"], [\"TENSOR\", [1000, 4096], \"float32\"], null, \"float32\"]",
+     "{\"index\": 11412, \"code_hash\": null, \"entity\": [[\"tile_x\", \"sp\", [-1, 1, 1, 1]], [\"tile_y\", \"sp\", [-1, 2, 4, 5]], "
+     "[\"tile_k\", \"sp\", [-1, 8, 4]]]}",
+     11412},
 };
 
 static void record_indexes_should_be_tvms(void **state)
@@ -215,6 +225,61 @@ static void record_indexes_should_be_tvms(void **state)
         at_arena_free(ar);
         at_config_free(back);
         at_config_free(c);
+        at_task_free(t);
+    }
+}
+/* TVM's fallbacks: depthwise reads a reference record (its splits fitted to the workload, its
+ * other knobs copied) and then forces unroll_explicit to 0; the dense ones set fixed tiles. */
+static void fallbacks_should_be_tvms(void **state)
+{
+    (void)state;
+    workload w = {"depthwise_conv2d_nchw.cuda", "[[\"TENSOR\", [1, 512, 14, 14], \"float32\"], [\"TENSOR\", [512, 1, 3, 3], \"float32\"], "
+                                                "[1, 1], [1, 1, 1, 1], [1, 1], \"float32\"]"};
+    at_task *t = task_of(&w);
+    cJSON *j = cJSON_Parse("{\"index\": 1, \"code_hash\": null, \"entity\": [[\"tile_f\", \"sp\", [256, 2, 2, 1]], "
+                           "[\"tile_y\", \"sp\", [1, 1, 7, 1]], [\"tile_x\", \"sp\", [1, 1, 7, 1]], "
+                           "[\"auto_unroll_max_step\", \"ot\", 1500], [\"unroll_explicit\", \"ot\", 1]]}");
+    assert_non_null(j);
+    at_config *ref;
+    assert_ok(at_config_from_json(j, &ref));
+    cJSON_Delete(j);
+    const at_config *refs[1] = {ref};
+    at_config *fb;
+    assert_ok(at_task_fallback_config(t, refs, 1, &fb));
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_config_write_json(fb, &sb);
+    assert_string_equal(sb.data, "{\"index\": -1, \"code_hash\": null, \"entity\": [[\"tile_f\", \"sp\", [128, 2, 2, 1]], "
+                                 "[\"tile_y\", \"sp\", [2, 1, 7, 1]], [\"tile_x\", \"sp\", [2, 1, 7, 1]], "
+                                 "[\"auto_unroll_max_step\", \"ot\", 1500], [\"unroll_explicit\", \"ot\", 0]]}");
+    at_strbuf_fini(&sb);
+    at_config_free(fb);
+    at_config_free(ref);
+    at_task_free(t);
+
+    static const struct {
+        workload    w;
+        const char *json;
+    } fixed[] = {
+        {{"dense_small_batch.gpu", "[[\"TENSOR\", [1, 48], \"float32\"], [\"TENSOR\", [3, 48], \"float32\"], null, \"float32\"]"},
+         "{\"index\": -1, \"code_hash\": null, \"entity\": [[\"tile_k\", \"sp\", [1, 64]]]}"},
+        {{"dense_large_batch.gpu", "[[\"TENSOR\", [1, 4096], \"float32\"], [\"TENSOR\", [1000, 4096], \"float32\"], null, \"float32\"]"},
+         "{\"index\": -1, \"code_hash\": null, \"entity\": [[\"tile_x\", \"sp\", [1, 1, 1, 1]], [\"tile_y\", \"sp\", [-1, 2, 16, 2]], "
+         "[\"tile_k\", \"sp\", [-1, 8, 1]]]}"},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        t = task_of(&fixed[i].w);
+        assert_ok(at_task_fallback_config(t, NULL, 0, &fb));
+        at_strbuf_init(&sb);
+        at_config_write_json(fb, &sb);
+        assert_string_equal(sb.data, fixed[i].json);
+        at_arena *ar;
+        assert_ok(at_arena_new(0, &ar));
+        const at_ir_program *p;
+        assert_ok(at_task_instantiate(t, fb, ar, &p));
+        at_arena_free(ar);
+        at_strbuf_fini(&sb);
+        at_config_free(fb);
         at_task_free(t);
     }
 }
@@ -250,7 +315,7 @@ static int group_teardown(void **state)
 static void sampled_configs_should_run_and_verify(void **state)
 {
     (void)state;
-    enum { PER = 4 };
+    enum { PER = 2 };
     at_task *tasks[N_WORKLOADS];
     at_config *cfg[N_WORKLOADS * PER];
     at_meas_input in[N_WORKLOADS * PER];
@@ -294,6 +359,7 @@ int main(void)
 #ifndef GPU_DWDENSE_OCL
         cmocka_unit_test(sampled_configs_should_match_the_reference),
         cmocka_unit_test(record_indexes_should_be_tvms),
+        cmocka_unit_test(fallbacks_should_be_tvms),
 #else
         cmocka_unit_test(sampled_configs_should_run_and_verify),
 #endif
