@@ -76,7 +76,7 @@ static bool family_of(const char *kind, at_target_family *out)
     static const struct {
         const char      *kind;
         at_target_family family;
-    } kinds[] = {{"opencl", AT_TARGET_OPENCL}, {"llvm", AT_TARGET_LLVM}, {"ext_dev", AT_TARGET_VTA}};
+    } kinds[] = {{"opencl", AT_TARGET_OPENCL}, {"cuda", AT_TARGET_OPENCL}, {"llvm", AT_TARGET_LLVM}, {"ext_dev", AT_TARGET_VTA}};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (!strcmp(kind, kinds[i].kind)) {
             *out = kinds[i].family;
