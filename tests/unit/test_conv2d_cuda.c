@@ -222,6 +222,49 @@ static double max_rel_err(const float *got, const float *want, int64_t n)
     return worst;
 }
 
+/* Runs configs idx[0..n) of the task of args on the interpreter against the reference; returns
+ * the worst relative error. */
+static double run_configs(const char *args, const int64_t *idx, size_t n, uint64_t seed)
+{
+    at_task *t = task(args);
+    at_tensor_desc d[AT_OP_MAX_TENSORS];
+    size_t nt = at_op_tensors(at_task_args(t), d);
+    assert_int_equal(nt, 3);
+    float *buf[3], *ref = at_calloc((size_t)d[2].n_elems, sizeof *ref);
+    at_rng rng;
+    at_rng_seed(&rng, seed);
+    for (size_t i = 0; i < 3; i++) {
+        buf[i] = at_calloc((size_t)d[i].n_elems, sizeof **buf);
+        if (i < 2)
+            for (int64_t k = 0; k < d[i].n_elems; k++) buf[i][k] = (float)(at_rng_uniform(&rng) * 2 - 1);
+    }
+    at_op_reference(at_task_args(t), (const void *const[]){buf[0], buf[1]}, (void *const[]){ref});
+    double worst = 0;
+    for (size_t k = 0; k < n; k++) {
+        at_config *c;
+        assert_ok(at_task_config(t, idx[k], &c));
+        at_arena *ar;
+        assert_ok(at_arena_new(0, &ar));
+        const at_ir_program *p;
+        assert_ok(at_task_instantiate(t, c, ar, &p));
+        memset(buf[2], 0xFF, (size_t)d[2].n_elems * sizeof **buf);
+        void *bufs[3] = {buf[0], buf[1], buf[2]};
+        assert_ok(at_ir_interp(p, bufs));
+        double e = max_rel_err(buf[2], ref, d[2].n_elems);
+        if (!(e <= 1e-4)) {
+            print_error("%s config %lld: max relative error %g\n", args, (long long)idx[k], e);
+            fail();
+        }
+        if (e > worst) worst = e;
+        at_arena_free(ar);
+        at_config_free(c);
+    }
+    for (size_t i = 0; i < 3; i++) at_free(buf[i]);
+    at_free(ref);
+    at_task_free(t);
+    return worst;
+}
+
 static void sampled_configs_should_match_the_reference(void **state)
 {
     (void)state;
@@ -229,47 +272,34 @@ static void sampled_configs_should_match_the_reference(void **state)
     double worst = 0;
     for (size_t w = 0; w < sizeof tiny / sizeof tiny[0]; w++) {
         at_task *t = task(tiny[w]);
-        at_tensor_desc d[AT_OP_MAX_TENSORS];
-        size_t nt = at_op_tensors(at_task_args(t), d);
-        assert_int_equal(nt, 3);
-        float *buf[3], *ref = at_calloc((size_t)d[2].n_elems, sizeof *ref);
-        at_rng rng;
-        at_rng_seed(&rng, 11 + w);
-        for (size_t i = 0; i < 3; i++) {
-            buf[i] = at_calloc((size_t)d[i].n_elems, sizeof **buf);
-            if (i < 2)
-                for (int64_t k = 0; k < d[i].n_elems; k++) buf[i][k] = (float)(at_rng_uniform(&rng) * 2 - 1);
-        }
-        at_op_reference(at_task_args(t), (const void *const[]){buf[0], buf[1]}, (void *const[]){ref});
         enum { PER = 12 };
         int64_t idx[PER + 1];
+        at_rng rng;
+        at_rng_seed(&rng, 100 + w);
         assert_ok(at_space_sample_ints(at_task_space(t), &rng, PER, idx));
         idx[PER] = 0;
-        for (size_t k = 0; k <= PER; k++) {
-            at_config *c;
-            assert_ok(at_task_config(t, idx[k], &c));
-            at_arena *ar;
-            assert_ok(at_arena_new(0, &ar));
-            const at_ir_program *p;
-            assert_ok(at_task_instantiate(t, c, ar, &p));
-            memset(buf[2], 0xFF, (size_t)d[2].n_elems * sizeof **buf);
-            void *bufs[3] = {buf[0], buf[1], buf[2]};
-            assert_ok(at_ir_interp(p, bufs));
-            double e = max_rel_err(buf[2], ref, d[2].n_elems);
-            if (!(e <= 1e-4)) {
-                print_error("%s config %lld: max relative error %g\n", tiny[w], (long long)idx[k], e);
-                fail();
-            }
-            if (e > worst) worst = e;
-            n_ok++;
-            at_arena_free(ar);
-            at_config_free(c);
-        }
-        for (size_t i = 0; i < 3; i++) at_free(buf[i]);
-        at_free(ref);
         at_task_free(t);
+        double e = run_configs(tiny[w], idx, PER + 1, 11 + w);
+        if (e > worst) worst = e;
+        n_ok += PER + 1;
     }
     print_message("%zu configs matched the reference (max rel err %.3g)\n", n_ok, worst);
+}
+
+/* Every tile_x of a 16-wide output, the other knobs at entity 0: virtual threads up to 16 (the
+ * first count InjectVirtualThread makes a serial loop), threads up to 16, tails in the fetch. */
+static void every_tile_x_should_match_the_reference(void **state)
+{
+    (void)state;
+    static const char args[] = "1,3,5,16,2,3,3,1,1";
+    at_task *t = task(args);
+    const at_space *s = at_task_space(t);
+    int64_t stride = at_space_dim(s, 0) * at_space_dim(s, 1), n = at_space_dim(s, 2);
+    assert_int_equal(n, 35);
+    int64_t idx[35];
+    for (int64_t k = 0; k < n; k++) idx[k] = k * stride;
+    at_task_free(t);
+    run_configs(args, idx, (size_t)n, 5);
 }
 
 int main(void)
@@ -279,6 +309,7 @@ int main(void)
         cmocka_unit_test(records_should_map_onto_the_space),
         cmocka_unit_test(fallback_should_follow_the_reference),
         cmocka_unit_test(sampled_configs_should_match_the_reference),
+        cmocka_unit_test(every_tile_x_should_match_the_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,7 +74,7 @@ static void sampled_configs_should_run_and_verify(void **state)
 {
     (void)state;
     static const char *const workloads[] = {
-        "1,8,14,14,16,3,3,1,1", "2,6,11,9,12,3,3,2,1", "1,8,12,12,8,3,3,1,2,2",
+        "2,6,11,9,12,3,3,2,1", "1,8,12,12,8,3,3,1,2,2",
         "[[\"TENSOR\", [1, 4, 9, 8], \"float32\"], [\"TENSOR\", [8, 4, 1, 3], \"float32\"], [1, 1], [0, 1, 0, 2], "
         "[1, 1], \"float32\"]",
     };
@@ -82,7 +82,7 @@ static void sampled_configs_should_run_and_verify(void **state)
     for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++) {
         at_task *t;
         assert_ok(at_task_create("conv2d_nchw.cuda", AT_TARGET_OPENCL, workloads[w], &t));
-        enum { PER = 5 };
+        enum { PER = 4 };
         int64_t idx[PER];
         at_rng rng;
         at_rng_seed(&rng, 300 + w);
@@ -100,14 +100,14 @@ static void resnet18_configs_should_run_and_verify(void **state)
     (void)state;
     at_task *t;
     assert_ok(at_task_create("conv2d_nchw.cuda", AT_TARGET_OPENCL, "1,64,56,56,64,3,3,1,1", &t));
-    /* TopHub's record (unroll_explicit 1), the same with unroll_explicit 0, and two sampled ones */
-    int64_t idx[4] = {72845770, 72845770 - 45158400, 0, 0};
+    /* TopHub's record (unroll_explicit 1), the same with unroll_explicit 0, and a sampled one */
+    int64_t idx[3] = {72845770, 72845770 - 45158400, 0};
     at_rng rng;
     at_rng_seed(&rng, 18);
-    assert_ok(at_space_sample_ints(at_task_space(t), &rng, 2, idx + 2));
+    assert_ok(at_space_sample_ints(at_task_space(t), &rng, 1, idx + 2));
     assert_true(measure(t, idx, 2, false) == 2);
-    size_t ok = measure(t, idx + 2, 2, true);
-    print_message("resnet-18 64x56x56 3x3: TopHub's config both ways and %zu of 2 sampled configs verified\n", ok);
+    size_t ok = measure(t, idx + 2, 1, true);
+    print_message("resnet-18 64x56x56 3x3: TopHub's config both ways and %zu of 1 sampled config verified\n", ok);
     at_task_free(t);
 }
 
