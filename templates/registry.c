@@ -5,6 +5,7 @@
 #include "templates/template.h"
 
 extern const at_template at_tmpl_add_vta;
+extern const at_template at_tmpl_conv2d_nchw_cuda;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
 extern const at_template at_tmpl_conv2d_nchw_winograd_cuda;
@@ -24,6 +25,7 @@ extern const at_template at_tmpl_multiply_vta;
 
 static const at_template *const table[] = {
     &at_tmpl_add_vta,                       /* add.vta, vta */
+    &at_tmpl_conv2d_nchw_cuda,              /* conv2d_nchw.cuda, opencl */
     &at_tmpl_conv2d_nchw_spatial_pack_arm_cpu, /* conv2d_nchw_spatial_pack.arm_cpu, llvm */
     &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
     &at_tmpl_conv2d_nchw_winograd_cuda,     /* conv2d_nchw_winograd.cuda, opencl */
