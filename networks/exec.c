@@ -73,7 +73,8 @@ static at_status ask(at_net_plan *p, const at_net_tasks *tasks, size_t t, at_net
         /* a record from a log: it must be a point of the task's space before any template sees it */
         const at_task *task = at_net_tasks_at(tasks, t);
         int64_t index;
-        st = at_space_index_of(at_task_space(task), c.config, &index);
+        st = at_task_template(task)->entities_as_given ? at_space_index_of_as_given(at_task_space(task), c.config, &index)
+                                                       : at_space_index_of(at_task_space(task), c.config, &index);
         if (st != AT_OK) {
             at_config_free(c.config);
             return st == AT_ENOMEM ? st

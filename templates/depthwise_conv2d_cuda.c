@@ -99,9 +99,9 @@ static at_status init(const at_args *args, const at_config *c, at_ir_sched *s, d
     const at_conv2d_args *a = &args->u.conv2d;
     at_conv2d_geom *g = &d->g;
     at_op_conv2d_geom(args->op, a, g);
-    AT_TRY(at_tmpl_split_parts(c, TILE_F, g->co, 4, d->tf));
-    AT_TRY(at_tmpl_split_parts(c, TILE_Y, g->oh, 4, d->ty));
-    AT_TRY(at_tmpl_split_parts(c, TILE_X, g->ow, 4, d->tx));
+    AT_TRY(at_tmpl_split_inner(c, TILE_F, g->co, 4, d->tf));
+    AT_TRY(at_tmpl_split_inner(c, TILE_Y, g->oh, 4, d->ty));
+    AT_TRY(at_tmpl_split_inner(c, TILE_X, g->ow, 4, d->tx));
     d->F = d->tf[1] * d->tf[2] * d->tf[3];
     d->Y = d->ty[1] * d->ty[2] * d->ty[3];
     d->X = d->tx[1] * d->tx[2] * d->tx[3];

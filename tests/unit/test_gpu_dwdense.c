@@ -228,6 +228,37 @@ static void record_indexes_should_be_tvms(void **state)
         at_task_free(t);
     }
 }
+/* TopHub's opencl pack stores tile_y [7, 1, 2, 4] on an extent of 112 (written before TVM checked
+ * a split's first size): TVM applies a split by the sizes after the first, so the record runs as
+ * 14 x 1 x 2 x 4 -- on the interpreter against the reference here, as the network executor runs it. */
+static void a_record_with_a_stale_first_size_should_apply_by_its_inner_sizes(void **state)
+{
+    (void)state;
+    workload w = {"depthwise_conv2d_nchw.cuda",
+                  "[[\"TENSOR\", [1, 32, 112, 112], \"float32\"], [\"TENSOR\", [32, 1, 3, 3], \"float32\"], [1, 1], [1, 1, 1, 1], "
+                  "[1, 1], \"float32\"]"};
+    at_task *t = task_of(&w);
+    cJSON *j = cJSON_Parse("{\"index\": 349720, \"code_hash\": null, \"entity\": [[\"tile_f\", \"sp\", [32, 1, 1, 1]], "
+                           "[\"tile_y\", \"sp\", [7, 1, 2, 4]], [\"tile_x\", \"sp\", [1, 1, 112, 1]], "
+                           "[\"auto_unroll_max_step\", \"ot\", 0], [\"unroll_explicit\", \"ot\", 0]]}");
+    assert_non_null(j);
+    at_config *c;
+    assert_ok(at_config_from_json(j, &c));
+    cJSON_Delete(j);
+    int64_t index;
+    assert_int_equal(at_space_index_of(at_task_space(t), c, &index), AT_EPARSE);
+    /* the point [-1, 1, 1, 1] [-1, 1, 2, 4] [-1, 1, 112, 1] 0 0 of our space; the stored 349720 is
+     * not that point's index (the 2018 log's index is not what dispatch keys on) */
+    assert_ok(at_space_index_of_as_given(at_task_space(t), c, &index));
+    assert_int_equal(index, 349496);
+    data dt;
+    data_init(&dt, at_task_args(t), 11);
+    run_config(t, c, &dt, "stale first size");
+    data_fini(&dt);
+    at_config_free(c);
+    at_task_free(t);
+}
+
 /* TVM's fallbacks: depthwise reads a reference record (its splits fitted to the workload, its
  * other knobs copied) and then forces unroll_explicit to 0; the dense ones set fixed tiles. */
 static void fallbacks_should_be_tvms(void **state)
@@ -359,6 +390,7 @@ int main(void)
 #ifndef GPU_DWDENSE_OCL
         cmocka_unit_test(sampled_configs_should_match_the_reference),
         cmocka_unit_test(record_indexes_should_be_tvms),
+        cmocka_unit_test(a_record_with_a_stale_first_size_should_apply_by_its_inner_sizes),
         cmocka_unit_test(fallbacks_should_be_tvms),
 #else
         cmocka_unit_test(sampled_configs_should_run_and_verify),
