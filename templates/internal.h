@@ -111,8 +111,9 @@ typedef struct at_tmpl_pad {
     int64_t           pt, pl, pb, pr; /* top, left, bottom, right */
     const at_ir_expr *value;          /* outside the tensor; NULL: zero of the data's type */
     /* Clamp the row and column read into the tensor, so the load stays in bounds where the guard
-     * fails: a vectorized select evaluates both arms (the OpenCL backend emits select()), so an
-     * unclamped load under a vectorized loop reads outside the buffer. */
+     * fails: a select whose condition varies across vector lanes evaluates both arms (OpenCL's
+     * select(), LLVM's vector select after a gather), so an unclamped load under a vectorized
+     * loop reads outside the buffer. */
     bool              clamp;
 } at_tmpl_pad;
 
