@@ -16,6 +16,7 @@
     X(AT_OP_CONV2D_PACKED, at_op_conv2d_packed)         /* VTA conv2d_packed + >>8, clip, cast */        \
     X(AT_OP_ADD_PACKED, at_op_add_packed)               /* VTA add of packed tensors + clip, cast */      \
     X(AT_OP_MULTIPLY_PACKED, at_op_multiply_packed)     /* VTA multiply of packed tensors + clip, cast */ \
+    X(AT_OP_POOL2D_MAX_NCHW, at_op_pool2d_max_nchw)     /* topi pool2d, pool_type "max", layout NCHW */   \
     /* new kinds: a row above this line */
 
 typedef enum at_op_kind {
@@ -33,6 +34,7 @@ typedef enum at_op_kind {
 #include "templates/ops_conv2d_packed.h"
 #include "templates/ops_dense.h"
 #include "templates/ops_matmul.h"
+#include "templates/ops_pool2d.h"
 /* new kinds: their header above this line */
 
 /* The members of at_args's union (templates/ops.h): one per argument struct; kinds that share a
@@ -43,6 +45,7 @@ typedef enum at_op_kind {
     at_dense_args         dense;                                                                     \
     at_conv2d_packed_args conv2d_packed;                                                             \
     at_alu_packed_args    alu_packed; /* add_packed, multiply_packed */                              \
+    at_pool2d_args        pool2d;                                                                    \
     /* new argument structs: a member above this line */
 
 #endif
