@@ -22,12 +22,34 @@ double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i);
 /* p[i] = v rounded to float type t (float16 rounds to nearest even). */
 void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v);
 
-/* ---- workload JSON (templates/ops.c) -------------------------------------------------------- */
+/* ---- workload JSON and the comma form (templates/op_util.c) --------------------------------- */
 
 /* Appends v[0..n) as a JSON list: [1, 2, 3] ([] when n is 0). */
 void at_tmpl_write_ints(at_strbuf *sb, const int64_t *v, size_t n);
 /* Appends a workload tensor as TVM logs it: ["TENSOR", [shape[0], ...], "dtype"]. */
 void at_tmpl_write_tensor(at_strbuf *sb, const int64_t *shape, size_t n, at_ir_type t);
+/* Appends "dtype" of t, or null. */
+void at_tmpl_write_dtype_or_null(at_strbuf *sb, at_ir_type t, bool null);
+
+/* The readers name the element as `what` ("argument 2 (strides)") in their AT_EPARSE. */
+/* An integer (item may be NULL: a missing element). */
+at_status at_tmpl_json_int(const cJSON *item, const char *what, int64_t *out);
+/* A list of exactly n integers (or, when n_alt > 0, of n_alt); *got = its length. */
+at_status at_tmpl_json_ints(const cJSON *item, const char *what, size_t n, size_t n_alt, int64_t *out, size_t *got);
+/* ["TENSOR", shape of rank integers, dtype]. */
+at_status at_tmpl_json_tensor(const cJSON *item, const char *what, size_t rank, int64_t *shape, at_ir_type *dtype);
+/* A dtype string, or null (*is_null set, *dtype untouched). */
+at_status at_tmpl_json_dtype_or_null(const cJSON *item, const char *what, at_ir_type *dtype, bool *is_null);
+/* The string want exactly (an argument the kind's name fixes: pool2d's "max", "NCHW"). */
+at_status at_tmpl_json_string(const cJSON *item, const char *what, const char *want);
+/* true or false. */
+at_status at_tmpl_json_bool(const cJSON *item, const char *what, bool *out);
+
+/* Splits the command-line comma form "1,64,56,56[,float32]": integers into ints[0..*n_ints) (at
+ * most max_ints), then an optional last item that is not an integer, *dtype (pointing into text;
+ * NULL when absent). AT_EPARSE for an empty or overlong item, too many integers, or a name before
+ * the last item. The caller checks the count against its form. */
+at_status at_tmpl_parse_list(const char *text, size_t max_ints, int64_t *ints, size_t *n_ints, const char **dtype);
 
 /* ---- IR helpers ----------------------------------------------------------------------------- */
 
@@ -82,10 +104,31 @@ at_status at_tmpl_fallback_reference_log(const at_args *args, const at_space *s,
 /* The vector sizes TVM's Mali schedules accept: 1, 2, 4, 8, 16. */
 extern const int64_t at_tmpl_mali_vec_size[5];
 
-/* Load of data[n][c][h - pt][w - pl] from an NCHW tensor as topi's nn.pad reads it (zero outside):
- * h and w are coordinates in the padded tensor. The guard holds h >= pt && h < IH + pt for an
- * axis with padding (TVM's condition), and for an axis without padding only when h can reach
- * h_max >= IH (a read TVM would make past the end and never use). */
+/* A padded NCHW tensor as topi's nn.pad defines it: the unpadded extents, the padding, the value
+ * outside, and whether to clamp the read. */
+typedef struct at_tmpl_pad {
+    int64_t           n, c, h, w;     /* the unpadded tensor */
+    int64_t           pt, pl, pb, pr; /* top, left, bottom, right */
+    const at_ir_expr *value;          /* outside the tensor; NULL: zero of the data's type */
+    /* Clamp the row and column read into the tensor, so the load stays in bounds where the guard
+     * fails: a select whose condition varies across vector lanes evaluates both arms (OpenCL's
+     * select(), LLVM's vector select after a gather), so an unclamped load under a vectorized
+     * loop reads outside the buffer. */
+    bool              clamp;
+} at_tmpl_pad;
+
+/* The padding of a convolution (or pooling) geometry: zero value, no clamp. */
+at_tmpl_pad at_tmpl_pad_of(const at_conv2d_geom *g);
+
+/* Load of data[n][c][h - pt][w - pl] from an NCHW tensor as topi's nn.pad reads it (p->value
+ * outside): h and w are coordinates in the padded tensor. The guard holds h >= pt && h < H + pt
+ * for an axis with padding (TVM's condition), and for an axis without padding only when h can
+ * reach h_max >= H (a read TVM would make past the end and never use). */
+const at_ir_expr *at_tmpl_pad_load_ex(at_ir_sched *s, const at_ir_buffer *data, const at_tmpl_pad *p,
+                                      const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
+                                      const at_ir_expr *w, int64_t h_max, int64_t w_max);
+
+/* at_tmpl_pad_load_ex with at_tmpl_pad_of(g): the zero padding of a convolution. */
 const at_ir_expr *at_tmpl_pad_load(at_ir_sched *s, const at_ir_buffer *data, const at_conv2d_geom *g,
                                    const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
                                    const at_ir_expr *w, int64_t h_max, int64_t w_max);

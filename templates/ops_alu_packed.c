@@ -145,33 +145,23 @@ at_status at_op_alu_packed_args_from_json(const cJSON *array, at_alu_packed_args
     return AT_OK;
 }
 
-at_status at_op_alu_packed_args_parse(const char *text, at_alu_packed_args *out)
+/* N,C,H,W[,dtype]: C a multiple of 16, packed as (N, C/16, H, W, 1, 16); int32 when no dtype;
+ * rhs = lhs. */
+static at_status parse_list(const char *text, at_args *out)
 {
-    const char *p = text;
-    while (*p == ' ') p++;
-    if (*p == '[') {
-        cJSON *j = NULL;
-        AT_TRY(at_json_parse(text, strlen(text), &j));
-        at_alu_packed_args a;
-        at_status st = at_op_alu_packed_args_from_json(j, &a);
-        at_json_free(j);
-        if (st == AT_OK) st = at_op_alu_packed_check_args(&a);
-        if (st == AT_OK) *out = a;
-        return st;
-    }
-    long long v[4];
-    int used = 0;
-    if (sscanf(text, "%lld,%lld,%lld,%lld%n", &v[0], &v[1], &v[2], &v[3], &used) != 4 ||
-        (text[used] != '\0' && text[used] != ','))
+    int64_t v[16];
+    size_t n;
+    const char *dtype;
+    AT_TRY(at_tmpl_parse_list(text, 16, v, &n, &dtype));
+    if (n != 4)
         return AT_FAIL(AT_EPARSE, "add/multiply packed arguments: expected N,C,H,W[,dtype] or a JSON array, got '%s'",
                        text);
     if (v[1] % 16 || v[1] < 16)
-        return AT_FAIL(AT_EINVAL, "add/multiply packed: C must be a multiple of 16, got %lld", v[1]);
+        return AT_FAIL(AT_EINVAL, "add/multiply packed: C must be a multiple of 16, got %lld", (long long)v[1]);
     at_alu_packed_args a = {.lhs = {v[0], v[1] / 16, v[2], v[3], 1, 16}, .ndim = 6, .dtype = AT_IR_I32};
-    if (text[used] == ',') AT_TRY(at_ir_type_parse(text + used + 1, &a.dtype));
+    if (dtype) AT_TRY(at_ir_type_parse(dtype, &a.dtype));
     a.rhs_dtype = a.dtype;
-    AT_TRY(at_op_alu_packed_check_args(&a));
-    *out = a;
+    out->u.alu_packed = a;
     return AT_OK;
 }
 
@@ -262,3 +252,57 @@ void at_op_alu_packed_ref(at_op_kind op, const at_alu_packed_args *a, const void
         r[i] = (int8_t)clip_i32((int32_t)(add ? x + y : x * y));
     }
 }
+
+/* ---- the op-kind rows ------------------------------------------------------------------------ */
+
+static at_status check_args(const at_args *a)
+{
+    return at_op_alu_packed_check_args(&a->u.alu_packed);
+}
+
+static size_t tensors(const at_args *a, at_tensor_desc *out)
+{
+    return at_op_alu_packed_tensors(&a->u.alu_packed, out);
+}
+
+static void write_json(const at_args *a, at_strbuf *sb)
+{
+    at_op_alu_packed_args_write_json(&a->u.alu_packed, sb);
+}
+
+static at_status read_json(const cJSON *array, at_args *a)
+{
+    return at_op_alu_packed_args_from_json(array, &a->u.alu_packed);
+}
+
+static double flop(const at_args *a)
+{
+    return at_op_alu_packed_flop(&a->u.alu_packed);
+}
+
+static void compute(const at_args *a, at_ir_sched *s)
+{
+    at_op_alu_packed_compute(a->op, &a->u.alu_packed, s);
+}
+
+static void reference(const at_args *a, const void *const *inputs, void *const *outputs)
+{
+    at_op_alu_packed_ref(a->op, &a->u.alu_packed, inputs[0], inputs[1], outputs[0]);
+}
+
+static at_op_tolerance tolerance(const at_args *a)
+{
+    (void)a;
+    return (at_op_tolerance){0, 0}; /* int8: exact */
+}
+
+static const char *const tiny[] = {"1,32,4,6", "1,32,4,6,int8", NULL};
+static const char *const typical[] = {"1,64,56,56", "1,128,28,28,int8", NULL};
+
+#define ALU_ROW_(kind_name)                                                                          \
+    .name = kind_name, .check_args = check_args, .tensors = tensors, .write_json = write_json,      \
+    .read_json = read_json, .parse_list = parse_list, .comma_form = "N,C,H,W[,dtype]", .flop = flop, \
+    .compute = compute, .reference = reference, .tolerance = tolerance, .tiny = tiny, .typical = typical
+
+const at_op_def at_op_add_packed = {ALU_ROW_("add_packed")};
+const at_op_def at_op_multiply_packed = {ALU_ROW_("multiply_packed")};

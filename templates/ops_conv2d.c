@@ -133,15 +133,6 @@ size_t at_op_conv2d_tensors(at_op_kind op, const at_conv2d_args *a, at_tensor_de
 
 /* ---- workload JSON --------------------------------------------------------------------------- */
 
-static void write_dtype_or_null(at_strbuf *sb, at_ir_type t, bool null)
-{
-    char tb[16];
-    if (null)
-        at_strbuf_puts(sb, "null");
-    else
-        at_json_write_string(sb, at_ir_type_str(t, tb));
-}
-
 void at_op_conv2d_args_write_json(const at_conv2d_args *a, at_strbuf *sb)
 {
     at_tmpl_write_tensor(sb, a->data, 4, a->dtype);
@@ -163,41 +154,7 @@ void at_op_conv2d_args_write_json(const at_conv2d_args *a, at_strbuf *sb)
     else
         at_tmpl_write_ints(sb, a->dilation, 2);
     at_strbuf_puts(sb, ", ");
-    write_dtype_or_null(sb, a->out_dtype, a->out_dtype_null);
-}
-
-static at_status json_int(const cJSON *item, const char *what, int64_t *out)
-{
-    if (!item || !cJSON_IsNumber(item) || !at_json_number_is_int(item))
-        return AT_FAIL(AT_EPARSE, "%s: expected an integer", what);
-    return at_json_get_int64(item, out);
-}
-
-/* An int list of exactly n values (or, when n_alt > 0, of n_alt values); *got = its length. */
-static at_status json_ints(const cJSON *item, const char *what, size_t n, size_t n_alt, int64_t *out, size_t *got)
-{
-    if (!cJSON_IsArray(item)) return AT_FAIL(AT_EPARSE, "%s: expected a list", what);
-    size_t len = (size_t)cJSON_GetArraySize(item);
-    if (len != n && (n_alt == 0 || len != n_alt)) {
-        if (n_alt) return AT_FAIL(AT_EPARSE, "%s: expected %zu or %zu values, got %zu", what, n, n_alt, len);
-        return AT_FAIL(AT_EPARSE, "%s: expected %zu values, got %zu", what, n, len);
-    }
-    for (size_t i = 0; i < len; i++) AT_TRY(json_int(cJSON_GetArrayItem(item, (int)i), what, &out[i]));
-    *got = len;
-    return AT_OK;
-}
-
-/* ["TENSOR", [d0, ...], "dtype"] with rank dims. */
-static at_status json_tensor(const cJSON *item, const char *what, size_t rank, int64_t *shape, at_ir_type *dtype)
-{
-    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3 || !cJSON_IsString(cJSON_GetArrayItem(item, 0)) ||
-        strcmp(cJSON_GetArrayItem(item, 0)->valuestring, "TENSOR") != 0)
-        return AT_FAIL(AT_EPARSE, "%s: expected [\"TENSOR\", shape, dtype]", what);
-    size_t got;
-    AT_TRY(json_ints(cJSON_GetArrayItem(item, 1), what, rank, 0, shape, &got));
-    const cJSON *dt = cJSON_GetArrayItem(item, 2);
-    if (!cJSON_IsString(dt)) return AT_FAIL(AT_EPARSE, "%s: expected a dtype string", what);
-    return at_ir_type_parse(dt->valuestring, dtype);
+    at_tmpl_write_dtype_or_null(sb, a->out_dtype, a->out_dtype_null);
 }
 
 /* An int or a list of 2 (padding: also of 4). */
@@ -205,14 +162,14 @@ static at_status json_pair(const cJSON *item, const char *what, bool padding, in
 {
     if (cJSON_IsNumber(item)) {
         int64_t v;
-        AT_TRY(json_int(item, what, &v));
+        AT_TRY(at_tmpl_json_int(item, what, &v));
         for (int i = 0; i < (padding ? 4 : 2); i++) out[i] = v;
         *form = AT_FORM_INT;
         return AT_OK;
     }
     int64_t v[4];
     size_t got;
-    AT_TRY(json_ints(item, what, padding ? 4 : 2, padding ? 2 : 0, v, &got));
+    AT_TRY(at_tmpl_json_ints(item, what, padding ? 4 : 2, padding ? 2 : 0, v, &got));
     if (padding && got == 2) { /* get_pad_tuple: [pad_h, pad_w] pads both sides */
         out[0] = out[2] = v[0];
         out[1] = out[3] = v[1];
@@ -231,83 +188,51 @@ at_status at_op_conv2d_args_from_json(at_op_kind op, const cJSON *array, at_conv
                        at_op_name(op));
     at_conv2d_args a;
     memset(&a, 0, sizeof a);
-    AT_TRY(json_tensor(cJSON_GetArrayItem(array, 0), "argument 0 (data)", 4, a.data, &a.dtype));
-    AT_TRY(json_tensor(cJSON_GetArrayItem(array, 1), "argument 1 (kernel)", 4, a.kernel, &a.kernel_dtype));
+    AT_TRY(at_tmpl_json_tensor(cJSON_GetArrayItem(array, 0), "argument 0 (data)", 4, a.data, &a.dtype));
+    AT_TRY(at_tmpl_json_tensor(cJSON_GetArrayItem(array, 1), "argument 1 (kernel)", 4, a.kernel, &a.kernel_dtype));
     AT_TRY(json_pair(cJSON_GetArrayItem(array, 2), "argument 2 (strides)", false, a.stride, &a.stride_form));
     AT_TRY(json_pair(cJSON_GetArrayItem(array, 3), "argument 3 (padding)", true, a.pad, &a.pad_form));
     AT_TRY(json_pair(cJSON_GetArrayItem(array, 4), "argument 4 (dilation)", false, a.dilation, &a.dilation_form));
-    const cJSON *od = cJSON_GetArrayItem(array, 5);
-    if (cJSON_IsNull(od)) {
-        a.out_dtype_null = true;
-        a.out_dtype = a.dtype;
-    } else if (cJSON_IsString(od)) {
-        AT_TRY(at_ir_type_parse(od->valuestring, &a.out_dtype));
-    } else {
-        return AT_FAIL(AT_EPARSE, "argument 5 (out_dtype): expected a dtype string or null");
-    }
+    AT_TRY(at_tmpl_json_dtype_or_null(cJSON_GetArrayItem(array, 5), "argument 5 (out_dtype)", &a.out_dtype,
+                                      &a.out_dtype_null));
+    if (a.out_dtype_null) a.out_dtype = a.dtype;
     *out = a;
     return AT_OK;
 }
 
-at_status at_op_conv2d_args_parse(at_op_kind op, const char *text, at_conv2d_args *out)
+/* N,C,H,W,K,KH,KW,S,P[,D][,dtype]: K = output channels (conv2d) or the multiplier (depthwise);
+ * square stride S, padding P on all four sides, dilation D (default 1). */
+static at_status parse_list(const char *text, at_args *out)
 {
-    const char *p = text;
-    while (*p == ' ') p++;
-    at_conv2d_args a;
-    memset(&a, 0, sizeof a);
-    if (*p == '[') {
-        cJSON *j = NULL;
-        AT_TRY(at_json_parse(text, strlen(text), &j));
-        at_status st = at_op_conv2d_args_from_json(op, j, &a);
-        at_json_free(j);
-        AT_TRY(st);
+    at_op_kind op = out->op;
+    int64_t v[10];
+    size_t n;
+    const char *dtype;
+    AT_TRY(at_tmpl_parse_list(text, 10, v, &n, &dtype));
+    if (n != 9 && n != 10)
+        return AT_FAIL(AT_EPARSE, "%s arguments: expected %s, got '%s'", at_op_name(op), at_op_def_of(op)->comma_form,
+                       text);
+    at_conv2d_args *a = &out->u.conv2d;
+    memset(a, 0, sizeof *a);
+    a->data[0] = v[0];
+    a->data[1] = v[1];
+    a->data[2] = v[2];
+    a->data[3] = v[3];
+    if (op == AT_OP_DEPTHWISE_CONV2D_NCHW) {
+        a->kernel[0] = v[1];
+        a->kernel[1] = v[4];
     } else {
-        int64_t v[10];
-        size_t n = 0;
-        const char *dtype = NULL;
-        while (*p) {
-            char tok[32];
-            size_t len = strcspn(p, ",");
-            if (len == 0 || len >= sizeof tok) return AT_FAIL(AT_EPARSE, "bad argument list '%s'", text);
-            memcpy(tok, p, len);
-            tok[len] = '\0';
-            char *end;
-            long long x = strtoll(tok, &end, 10);
-            if (*end == '\0' && !dtype && n < 10) {
-                v[n++] = x;
-            } else if (*end != '\0' && !dtype && p[len] == '\0') {
-                dtype = tok[0] ? p : NULL;
-            } else {
-                return AT_FAIL(AT_EPARSE, "bad argument list '%s'", text);
-            }
-            p += len;
-            if (*p == ',') p++;
-        }
-        if (n != 9 && n != 10)
-            return AT_FAIL(AT_EPARSE, "%s arguments: expected N,C,H,W,%s,KH,KW,stride,pad[,dilation][,dtype], got '%s'",
-                           at_op_name(op), op == AT_OP_DEPTHWISE_CONV2D_NCHW ? "multiplier" : "CO", text);
-        a.data[0] = v[0];
-        a.data[1] = v[1];
-        a.data[2] = v[2];
-        a.data[3] = v[3];
-        if (op == AT_OP_DEPTHWISE_CONV2D_NCHW) {
-            a.kernel[0] = v[1];
-            a.kernel[1] = v[4];
-        } else {
-            a.kernel[0] = v[4];
-            a.kernel[1] = v[1];
-        }
-        a.kernel[2] = v[5];
-        a.kernel[3] = v[6];
-        a.stride[0] = a.stride[1] = v[7];
-        for (int i = 0; i < 4; i++) a.pad[i] = v[8];
-        a.dilation[0] = a.dilation[1] = n == 10 ? v[9] : 1;
-        a.dtype = AT_IR_F32;
-        if (dtype) AT_TRY(at_ir_type_parse(dtype, &a.dtype));
-        a.kernel_dtype = a.out_dtype = a.dtype;
+        a->kernel[0] = v[4];
+        a->kernel[1] = v[1];
     }
-    AT_TRY(at_op_conv2d_check_args(op, &a));
-    *out = a;
+    a->kernel[2] = v[5];
+    a->kernel[3] = v[6];
+    a->stride[0] = a->stride[1] = v[7];
+    for (int i = 0; i < 4; i++) a->pad[i] = v[8];
+    a->dilation[0] = a->dilation[1] = n == 10 ? v[9] : 1;
+    a->dtype = AT_IR_F32;
+    if (dtype) AT_TRY(at_ir_type_parse(dtype, &a->dtype));
+    a->kernel_dtype = a->out_dtype = a->dtype;
     return AT_OK;
 }
 
@@ -327,19 +252,10 @@ double at_op_conv2d_flop(at_op_kind op, const at_conv2d_args *a)
     at_conv2d_geom g;
     at_op_conv2d_geom(op, a, &g);
     double mac = 2.0 * (double)g.n * (double)g.co * (double)g.oh * (double)g.ow * (double)g.kh * (double)g.kw;
-    switch (op) {
-    case AT_OP_CONV2D_NCHW: return mac * (double)g.ci + pad_flop(&g);
-    case AT_OP_CONV2D_NCHW_WINOGRAD: return mac * (double)g.ci; /* cfg.add_flop */
-    case AT_OP_DEPTHWISE_CONV2D_NCHW: return mac + pad_flop(&g);
-    case AT_OP_MATMUL:
-    case AT_OP_DENSE:
-    case AT_OP_CONV2D_PACKED:
-    case AT_OP_ADD_PACKED:
-    case AT_OP_MULTIPLY_PACKED:
-    case AT_OP_COUNT:
-    default: AT_ASSERT(!"not a convolution");
-    }
-    return 0;
+    if (op == AT_OP_CONV2D_NCHW_WINOGRAD) return mac * (double)g.ci; /* cfg.add_flop */
+    if (op == AT_OP_DEPTHWISE_CONV2D_NCHW) return mac + pad_flop(&g);
+    AT_ASSERT(op == AT_OP_CONV2D_NCHW);
+    return mac * (double)g.ci + pad_flop(&g);
 }
 
 /* ---- unscheduled compute -------------------------------------------------------------------- */
@@ -556,3 +472,96 @@ at_op_tolerance at_op_conv2d_tolerance(at_op_kind op, const at_conv2d_args *a)
     if (op == AT_OP_CONV2D_NCHW_WINOGRAD) eps *= 10;
     return (at_op_tolerance){.atol = eps, .rtol = eps};
 }
+
+/* ---- the op-kind rows ------------------------------------------------------------------------ */
+
+static at_status check_args(const at_args *a)
+{
+    return at_op_conv2d_check_args(a->op, &a->u.conv2d);
+}
+
+static size_t tensors(const at_args *a, at_tensor_desc *out)
+{
+    return at_op_conv2d_tensors(a->op, &a->u.conv2d, out);
+}
+
+static void write_json(const at_args *a, at_strbuf *sb)
+{
+    at_op_conv2d_args_write_json(&a->u.conv2d, sb);
+}
+
+static at_status read_json(const cJSON *array, at_args *a)
+{
+    return at_op_conv2d_args_from_json(a->op, array, &a->u.conv2d);
+}
+
+static double flop(const at_args *a)
+{
+    return at_op_conv2d_flop(a->op, &a->u.conv2d);
+}
+
+static void compute(const at_args *a, at_ir_sched *s)
+{
+    at_op_conv2d_compute(a->op, &a->u.conv2d, s);
+}
+
+static void reference(const at_args *a, const void *const *inputs, void *const *outputs)
+{
+    at_op_conv2d_ref(a->op, &a->u.conv2d, inputs[0], inputs[1], outputs[0]);
+}
+
+static at_op_tolerance tolerance(const at_args *a)
+{
+    return at_op_conv2d_tolerance(a->op, &a->u.conv2d);
+}
+
+#define CONV_ROW_(kind_name, form)                                                                   \
+    .name = kind_name, .check_args = check_args, .tensors = tensors, .write_json = write_json,      \
+    .read_json = read_json, .parse_list = parse_list, .comma_form = form, .flop = flop,             \
+    .compute = compute, .reference = reference, .tolerance = tolerance
+
+static const char *const conv_tiny[] = {
+    "1,4,9,9,8,3,3,1,1",   /* padded 3x3 */
+    "2,3,11,11,6,3,3,2,1", /* batch 2, stride 2 */
+    "1,4,6,6,8,1,1,1,0",   /* 1x1, no padding */
+    "1,2,9,9,4,3,3,1,2,2", /* dilation 2 */
+    "[[\"TENSOR\", [1, 3, 8, 7], \"float32\"], [\"TENSOR\", [4, 3, 3, 3], \"float32\"], [1, 1], [0, 1, 0, 1], [1, 1], "
+    "\"float32\"]", /* asymmetric padding */
+    NULL,
+};
+static const char *const conv_typical[] = {"1,64,56,56,64,3,3,1,1", "1,128,28,28,256,3,3,2,1", NULL};
+
+const at_op_def at_op_conv2d_nchw = {
+    CONV_ROW_("conv2d_nchw", "N,C,H,W,CO,KH,KW,stride,pad[,dilation][,dtype]"),
+    .tiny = conv_tiny,
+    .typical = conv_typical,
+};
+
+static const char *const wino_tiny[] = {
+    "1,4,8,8,8,3,3,1,1", /* m = 4 */
+    "1,4,6,6,4,3,3,1,1", /* m = 2 */
+    "2,3,7,7,4,3,3,1,1", /* m = 2, ragged 7 / 2, batch 2 */
+    "1,2,4,6,2,3,3,1,0", /* m = 4, no padding, 2 x 4 output */
+    NULL,
+};
+static const char *const wino_typical[] = {"1,64,56,56,64,3,3,1,1", "1,256,14,14,256,3,3,1,1", NULL};
+
+const at_op_def at_op_conv2d_nchw_winograd = {
+    CONV_ROW_("conv2d_nchw_winograd", "N,C,H,W,CO,KH,KW,stride,pad[,dilation][,dtype]"),
+    .tiny = wino_tiny,
+    .typical = wino_typical,
+};
+
+static const char *const dw_tiny[] = {
+    "1,6,9,9,1,3,3,1,1",
+    "1,4,10,10,2,3,3,2,1", /* multiplier 2, stride 2 */
+    "2,3,8,8,1,3,3,1,0",
+    NULL,
+};
+static const char *const dw_typical[] = {"1,32,112,112,1,3,3,1,1", "1,256,28,28,1,3,3,2,1", NULL};
+
+const at_op_def at_op_depthwise_conv2d_nchw = {
+    CONV_ROW_("depthwise_conv2d_nchw", "N,C,H,W,multiplier,KH,KW,stride,pad[,dilation][,dtype]"),
+    .tiny = dw_tiny,
+    .typical = dw_typical,
+};

@@ -151,30 +151,20 @@ at_status at_op_conv2d_packed_args_from_json(const cJSON *array, at_conv2d_packe
     return AT_OK;
 }
 
-at_status at_op_conv2d_packed_args_parse(const char *text, at_conv2d_packed_args *out)
+/* N,CI,H,W,CO,KH,KW,S,P: channels unpacked, multiples of 16, packed with BATCH 1 and BLOCK 16. */
+static at_status parse_list(const char *text, at_args *out)
 {
-    const char *p = text;
-    while (*p == ' ') p++;
-    if (*p == '[') {
-        cJSON *j = NULL;
-        AT_TRY(at_json_parse(text, strlen(text), &j));
-        at_conv2d_packed_args a;
-        at_status st = at_op_conv2d_packed_args_from_json(j, &a);
-        at_json_free(j);
-        if (st == AT_OK) st = at_op_conv2d_packed_check_args(&a);
-        if (st == AT_OK) *out = a;
-        return st;
-    }
-    long long v[9];
-    int used = 0;
-    if (sscanf(text, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld%n", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-               &v[7], &v[8], &used) != 9 ||
-        text[used] != '\0')
+    int64_t v[16];
+    size_t n;
+    const char *dtype;
+    AT_TRY(at_tmpl_parse_list(text, 16, v, &n, &dtype));
+    if (n != 9 || dtype)
         return AT_FAIL(AT_EPARSE, "conv2d_packed arguments: expected N,CI,H,W,CO,KH,KW,S,P or a JSON array, got '%s'",
                        text);
     if (v[1] % 16 || v[4] % 16)
-        return AT_FAIL(AT_EINVAL, "conv2d_packed: CI and CO must be multiples of 16, got %lld and %lld", v[1], v[4]);
-    at_conv2d_packed_args a = {
+        return AT_FAIL(AT_EINVAL, "conv2d_packed: CI and CO must be multiples of 16, got %lld and %lld",
+                       (long long)v[1], (long long)v[4]);
+    out->u.conv2d_packed = (at_conv2d_packed_args){
         .data = {v[0], v[1] / 16, v[2], v[3], 1, 16},
         .kernel = {v[4] / 16, v[1] / 16, v[5], v[6], 16, 16},
         .stride = {v[7], v[7]},
@@ -185,8 +175,6 @@ at_status at_op_conv2d_packed_args_parse(const char *text, at_conv2d_packed_args
         .kernel_dtype = AT_IR_I8,
         .out_dtype = AT_IR_I32,
     };
-    AT_TRY(at_op_conv2d_packed_check_args(&a));
-    *out = a;
     return AT_OK;
 }
 
@@ -288,3 +276,65 @@ void at_op_conv2d_packed_ref(const at_conv2d_packed_args *a, const void *data, c
                             r[((((bo * g.co_b + co) * g.oh + i) * g.ow + j) * g.batch + bi) * g.block_out + c] = (int8_t)v;
                         }
 }
+
+/* ---- the op-kind row ------------------------------------------------------------------------- */
+
+static at_status check_args(const at_args *a)
+{
+    return at_op_conv2d_packed_check_args(&a->u.conv2d_packed);
+}
+
+static size_t tensors(const at_args *a, at_tensor_desc *out)
+{
+    return at_op_conv2d_packed_tensors(&a->u.conv2d_packed, out);
+}
+
+static void write_json(const at_args *a, at_strbuf *sb)
+{
+    at_op_conv2d_packed_args_write_json(&a->u.conv2d_packed, sb);
+}
+
+static at_status read_json(const cJSON *array, at_args *a)
+{
+    return at_op_conv2d_packed_args_from_json(array, &a->u.conv2d_packed);
+}
+
+static double flop(const at_args *a)
+{
+    return at_op_conv2d_packed_flop(&a->u.conv2d_packed);
+}
+
+static void compute(const at_args *a, at_ir_sched *s)
+{
+    at_op_conv2d_packed_compute(&a->u.conv2d_packed, s);
+}
+
+static void reference(const at_args *a, const void *const *inputs, void *const *outputs)
+{
+    at_op_conv2d_packed_ref(&a->u.conv2d_packed, inputs[0], inputs[1], outputs[0]);
+}
+
+static at_op_tolerance tolerance(const at_args *a)
+{
+    (void)a;
+    return (at_op_tolerance){0, 0}; /* int8: exact */
+}
+
+static const char *const tiny[] = {"1,32,6,5,32,3,3,1,1", NULL};
+static const char *const typical[] = {"1,64,14,14,64,3,3,1,1", "1,128,28,28,256,1,1,2,0", NULL};
+
+const at_op_def at_op_conv2d_packed = {
+    .name = "conv2d_packed",
+    .check_args = check_args,
+    .tensors = tensors,
+    .write_json = write_json,
+    .read_json = read_json,
+    .parse_list = parse_list,
+    .comma_form = "N,CI,H,W,CO,KH,KW,S,P",
+    .flop = flop,
+    .compute = compute,
+    .reference = reference,
+    .tolerance = tolerance,
+    .tiny = tiny,
+    .typical = typical,
+};

@@ -2,7 +2,6 @@
  * TVM's workload tuple (data, weight, bias, out_dtype). TVM v0.18 passes bias null; TopHub's Mali
  * pack was tuned with a bias tensor and a null out_dtype, and both forms are read and written back
  * as they came. FLOPs as compute_flop: 2 per multiply-add, 1 per bias add. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "templates/internal.h"
@@ -42,7 +41,6 @@ size_t at_op_dense_tensors(const at_dense_args *a, at_tensor_desc *out)
 
 void at_op_dense_args_write_json(const at_dense_args *a, at_strbuf *sb)
 {
-    char tb[16];
     const int64_t ds[2] = {a->m, a->k}, ws[2] = {a->n, a->k};
     at_tmpl_write_tensor(sb, ds, 2, a->dtype);
     at_strbuf_puts(sb, ", ");
@@ -53,28 +51,7 @@ void at_op_dense_args_write_json(const at_dense_args *a, at_strbuf *sb)
     else
         at_strbuf_puts(sb, "null");
     at_strbuf_puts(sb, ", ");
-    if (a->out_dtype_null)
-        at_strbuf_puts(sb, "null");
-    else
-        at_json_write_string(sb, at_ir_type_str(a->out_dtype, tb));
-}
-
-static at_status json_tensor(const cJSON *item, const char *what, size_t rank, int64_t *shape, at_ir_type *dtype)
-{
-    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3 || !cJSON_IsString(cJSON_GetArrayItem(item, 0)) ||
-        strcmp(cJSON_GetArrayItem(item, 0)->valuestring, "TENSOR") != 0)
-        return AT_FAIL(AT_EPARSE, "%s: expected [\"TENSOR\", shape, dtype]", what);
-    const cJSON *sh = cJSON_GetArrayItem(item, 1);
-    if (!cJSON_IsArray(sh) || (size_t)cJSON_GetArraySize(sh) != rank)
-        return AT_FAIL(AT_EPARSE, "%s: expected a shape of %zu values", what, rank);
-    for (size_t i = 0; i < rank; i++) {
-        const cJSON *d = cJSON_GetArrayItem(sh, (int)i);
-        if (!cJSON_IsNumber(d) || !at_json_number_is_int(d)) return AT_FAIL(AT_EPARSE, "%s: expected an integer", what);
-        AT_TRY(at_json_get_int64(d, &shape[i]));
-    }
-    const cJSON *dt = cJSON_GetArrayItem(item, 2);
-    if (!cJSON_IsString(dt)) return AT_FAIL(AT_EPARSE, "%s: expected a dtype string", what);
-    return at_ir_type_parse(dt->valuestring, dtype);
+    at_tmpl_write_dtype_or_null(sb, a->out_dtype, a->out_dtype_null);
 }
 
 at_status at_op_dense_args_from_json(const cJSON *array, at_dense_args *out)
@@ -84,8 +61,8 @@ at_status at_op_dense_args_from_json(const cJSON *array, at_dense_args *out)
     at_dense_args a;
     memset(&a, 0, sizeof a);
     int64_t ds[2], ws[2], bs[1];
-    AT_TRY(json_tensor(cJSON_GetArrayItem(array, 0), "argument 0 (data)", 2, ds, &a.dtype));
-    AT_TRY(json_tensor(cJSON_GetArrayItem(array, 1), "argument 1 (weight)", 2, ws, &a.weight_dtype));
+    AT_TRY(at_tmpl_json_tensor(cJSON_GetArrayItem(array, 0), "argument 0 (data)", 2, ds, &a.dtype));
+    AT_TRY(at_tmpl_json_tensor(cJSON_GetArrayItem(array, 1), "argument 1 (weight)", 2, ws, &a.weight_dtype));
     if (ds[1] != ws[1])
         return AT_FAIL(AT_EINVAL, "dense: data has %lld columns, weight %lld", (long long)ds[1], (long long)ws[1]);
     a.m = ds[0];
@@ -93,66 +70,33 @@ at_status at_op_dense_args_from_json(const cJSON *array, at_dense_args *out)
     a.n = ws[0];
     const cJSON *b = cJSON_GetArrayItem(array, 2);
     if (!cJSON_IsNull(b)) {
-        AT_TRY(json_tensor(b, "argument 2 (bias)", 1, bs, &a.bias_dtype));
+        AT_TRY(at_tmpl_json_tensor(b, "argument 2 (bias)", 1, bs, &a.bias_dtype));
         if (bs[0] != a.n) return AT_FAIL(AT_EINVAL, "dense: bias has %lld values, weight %lld rows", (long long)bs[0], (long long)a.n);
         a.has_bias = true;
     }
-    const cJSON *od = cJSON_GetArrayItem(array, 3);
-    if (cJSON_IsNull(od)) {
-        a.out_dtype_null = true;
-        a.out_dtype = a.dtype;
-    } else if (cJSON_IsString(od)) {
-        AT_TRY(at_ir_type_parse(od->valuestring, &a.out_dtype));
-    } else {
-        return AT_FAIL(AT_EPARSE, "argument 3 (out_dtype): expected a dtype string or null");
-    }
+    AT_TRY(at_tmpl_json_dtype_or_null(cJSON_GetArrayItem(array, 3), "argument 3 (out_dtype)", &a.out_dtype,
+                                      &a.out_dtype_null));
+    if (a.out_dtype_null) a.out_dtype = a.dtype;
     *out = a;
     return AT_OK;
 }
 
-at_status at_op_dense_args_parse(const char *text, at_dense_args *out)
+/* M,N,K[,dtype] */
+static at_status parse_list(const char *text, at_args *out)
 {
-    const char *p = text;
-    while (*p == ' ') p++;
-    at_dense_args a;
-    memset(&a, 0, sizeof a);
-    if (*p == '[') {
-        cJSON *j = NULL;
-        AT_TRY(at_json_parse(text, strlen(text), &j));
-        at_status st = at_op_dense_args_from_json(j, &a);
-        at_json_free(j);
-        AT_TRY(st);
-    } else {
-        int64_t v[3];
-        size_t n = 0;
-        const char *dtype = NULL;
-        while (*p) {
-            char tok[32];
-            size_t len = strcspn(p, ",");
-            if (len == 0 || len >= sizeof tok) return AT_FAIL(AT_EPARSE, "bad argument list '%s'", text);
-            memcpy(tok, p, len);
-            tok[len] = '\0';
-            char *end;
-            long long x = strtoll(tok, &end, 10);
-            if (*end == '\0' && !dtype && n < 3)
-                v[n++] = x;
-            else if (*end != '\0' && !dtype && p[len] == '\0')
-                dtype = p;
-            else
-                return AT_FAIL(AT_EPARSE, "bad argument list '%s'", text);
-            p += len;
-            if (*p == ',') p++;
-        }
-        if (n != 3) return AT_FAIL(AT_EPARSE, "dense arguments: expected M,N,K[,dtype], got '%s'", text);
-        a.m = v[0];
-        a.n = v[1];
-        a.k = v[2];
-        a.dtype = AT_IR_F32;
-        if (dtype) AT_TRY(at_ir_type_parse(dtype, &a.dtype));
-        a.weight_dtype = a.out_dtype = a.dtype;
-    }
-    AT_TRY(at_op_dense_check_args(&a));
-    *out = a;
+    int64_t v[8];
+    size_t n;
+    const char *dtype;
+    AT_TRY(at_tmpl_parse_list(text, 8, v, &n, &dtype));
+    if (n != 3) return AT_FAIL(AT_EPARSE, "dense arguments: expected M,N,K[,dtype], got '%s'", text);
+    at_dense_args *a = &out->u.dense;
+    memset(a, 0, sizeof *a);
+    a->m = v[0];
+    a->n = v[1];
+    a->k = v[2];
+    a->dtype = AT_IR_F32;
+    if (dtype) AT_TRY(at_ir_type_parse(dtype, &a->dtype));
+    a->weight_dtype = a->out_dtype = a->dtype;
     return AT_OK;
 }
 
@@ -205,3 +149,69 @@ at_op_tolerance at_op_dense_tolerance(const at_dense_args *a)
     double eps = a->out_dtype.bits == 64 ? 1e-12 : a->out_dtype.bits == 16 ? 1e-2 : 1e-4;
     return (at_op_tolerance){.atol = eps, .rtol = eps};
 }
+
+/* ---- the op-kind row ------------------------------------------------------------------------- */
+
+static at_status check_args(const at_args *a)
+{
+    return at_op_dense_check_args(&a->u.dense);
+}
+
+static size_t tensors(const at_args *a, at_tensor_desc *out)
+{
+    return at_op_dense_tensors(&a->u.dense, out);
+}
+
+static void write_json(const at_args *a, at_strbuf *sb)
+{
+    at_op_dense_args_write_json(&a->u.dense, sb);
+}
+
+static at_status read_json(const cJSON *array, at_args *a)
+{
+    return at_op_dense_args_from_json(array, &a->u.dense);
+}
+
+static double flop(const at_args *a)
+{
+    return at_op_dense_flop(&a->u.dense);
+}
+
+static void compute(const at_args *a, at_ir_sched *s)
+{
+    at_op_dense_compute(&a->u.dense, s);
+}
+
+static void reference(const at_args *a, const void *const *inputs, void *const *outputs)
+{
+    at_op_dense_ref(&a->u.dense, inputs[0], inputs[1], a->u.dense.has_bias ? inputs[2] : NULL, outputs[0]);
+}
+
+static at_op_tolerance tolerance(const at_args *a)
+{
+    return at_op_dense_tolerance(&a->u.dense);
+}
+
+static const char *const tiny[] = {
+    "4,8,12",
+    "[[\"TENSOR\", [2, 16], \"float32\"], [\"TENSOR\", [12, 16], \"float32\"], [\"TENSOR\", [12], \"float32\"], null]", /* bias */
+    "3,40,6",
+    NULL,
+};
+static const char *const typical[] = {"1,1000,512", "4,256,128", NULL};
+
+const at_op_def at_op_dense = {
+    .name = "dense",
+    .check_args = check_args,
+    .tensors = tensors,
+    .write_json = write_json,
+    .read_json = read_json,
+    .parse_list = parse_list,
+    .comma_form = "M,N,K[,dtype]",
+    .flop = flop,
+    .compute = compute,
+    .reference = reference,
+    .tolerance = tolerance,
+    .tiny = tiny,
+    .typical = typical,
+};

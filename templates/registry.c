@@ -22,6 +22,7 @@ extern const at_template at_tmpl_depthwise_conv2d_nchw_mali;
 extern const at_template at_tmpl_matmul_llvm;
 extern const at_template at_tmpl_matmul_opencl;
 extern const at_template at_tmpl_multiply_vta;
+extern const at_template at_tmpl_pool2d_max_nchw_mali;
 
 static const at_template *const table[] = {
     &at_tmpl_add_vta,                       /* add.vta, vta */
@@ -40,6 +41,7 @@ static const at_template *const table[] = {
     &at_tmpl_depthwise_conv2d_nchw_cuda,    /* depthwise_conv2d_nchw.cuda, opencl */
     &at_tmpl_depthwise_conv2d_nchw_mali,    /* depthwise_conv2d_nchw.mali, opencl */
     &at_tmpl_multiply_vta,                  /* multiply.vta, vta */
+    &at_tmpl_pool2d_max_nchw_mali,          /* pool2d_max_nchw.mali, opencl */
     &at_tmpl_matmul_opencl,                 /* testing/matmul, opencl */
     &at_tmpl_matmul_llvm,                   /* testing/matmul, llvm */
 };

@@ -1,7 +1,7 @@
 /* What a template is (STYLE 2.7), the registry of templates, and tasks: a template plus its
  * arguments, with the config space its define_space built. A template author writes one file
- * with define_space and schedule, lists it in templates/CMakeLists.txt and adds an extern and
- * one row to the sorted table in templates/registry.c. */
+ * with define_space and schedule (templates/CMakeLists.txt compiles every file of the folder)
+ * and adds an extern and one row to the sorted table in templates/registry.c. */
 #ifndef AT_TEMPLATES_TEMPLATE_H
 #define AT_TEMPLATES_TEMPLATE_H
 

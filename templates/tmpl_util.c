@@ -189,25 +189,47 @@ at_status at_tmpl_annotate(const at_config *c, size_t knob, size_t n, const int6
     return AT_OK;
 }
 
+at_tmpl_pad at_tmpl_pad_of(const at_conv2d_geom *g)
+{
+    return (at_tmpl_pad){.n = g->n, .c = g->ci, .h = g->ih, .w = g->iw, .pt = g->pt, .pl = g->pl, .pb = g->pb,
+                         .pr = g->pr};
+}
+
+/* min(max(e, 0), hi): a coordinate clamped into the tensor. */
+static const at_ir_expr *clamp(at_ir_sched *s, const at_ir_expr *e, int64_t hi)
+{
+    return at_ir_min(s, at_ir_max(s, e, at_tmpl_i(s, 0)), at_tmpl_i(s, hi));
+}
+
+const at_ir_expr *at_tmpl_pad_load_ex(at_ir_sched *s, const at_ir_buffer *data, const at_tmpl_pad *p,
+                                      const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
+                                      const at_ir_expr *w, int64_t h_max, int64_t w_max)
+{
+    const at_ir_expr *cond = NULL;
+    bool guard_h = p->pt || p->pb || h_max >= p->h, guard_w = p->pl || p->pr || w_max >= p->w;
+    if (guard_h) {
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_GE, h, at_tmpl_i(s, p->pt)));
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, p->h + p->pt)));
+    }
+    if (guard_w) {
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_GE, w, at_tmpl_i(s, p->pl)));
+        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, w, at_tmpl_i(s, p->w + p->pl)));
+    }
+    const at_ir_expr *hh = p->pt ? at_ir_sub(s, h, at_tmpl_i(s, p->pt)) : h;
+    const at_ir_expr *ww = p->pl ? at_ir_sub(s, w, at_tmpl_i(s, p->pl)) : w;
+    if (p->clamp && guard_h) hh = clamp(s, hh, p->h - 1);
+    if (p->clamp && guard_w) ww = clamp(s, ww, p->w - 1);
+    const at_ir_expr *idx[4] = {n, c, hh, ww};
+    const int64_t dims[4] = {p->n, p->c, p->h, p->w};
+    const at_ir_expr *ld = at_ir_load(s, data, at_tmpl_index(s, idx, dims, 4), 1);
+    if (!cond) return ld;
+    return at_ir_select(s, cond, ld, p->value ? p->value : at_tmpl_f(s, data->elem, 0));
+}
+
 const at_ir_expr *at_tmpl_pad_load(at_ir_sched *s, const at_ir_buffer *data, const at_conv2d_geom *g,
                                    const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
                                    const at_ir_expr *w, int64_t h_max, int64_t w_max)
 {
-    const at_ir_expr *cond = NULL;
-    bool pad_h = g->pt || g->pb, pad_w = g->pl || g->pr;
-    if (pad_h || h_max >= g->ih) {
-        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_GE, h, at_tmpl_i(s, g->pt)));
-        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, g->ih + g->pt)));
-    }
-    if (pad_w || w_max >= g->iw) {
-        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_GE, w, at_tmpl_i(s, g->pl)));
-        cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, w, at_tmpl_i(s, g->iw + g->pl)));
-    }
-    const at_ir_expr *hh = g->pt ? at_ir_sub(s, h, at_tmpl_i(s, g->pt)) : h;
-    const at_ir_expr *ww = g->pl ? at_ir_sub(s, w, at_tmpl_i(s, g->pl)) : w;
-    const at_ir_expr *idx[4] = {n, c, hh, ww};
-    const int64_t dims[4] = {g->n, g->ci, g->ih, g->iw};
-    const at_ir_expr *ld = at_ir_load(s, data, at_tmpl_index(s, idx, dims, 4), 1);
-    if (!cond) return ld;
-    return at_ir_select(s, cond, ld, at_tmpl_f(s, data->elem, 0));
+    at_tmpl_pad p = at_tmpl_pad_of(g);
+    return at_tmpl_pad_load_ex(s, data, &p, n, c, h, w, h_max, w_max);
 }

@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/json.h"
 #include "records/log.h"
+#include "tests/support/test_op_examples.h"
 #include "tests/support/test_support.h"
 
 static void parse(at_op_kind op, const char *text, at_args *out)
@@ -18,46 +19,7 @@ static void parse(at_op_kind op, const char *text, at_args *out)
 
 size_t mali_tiny_args(const at_template *t, at_args *out, size_t max)
 {
-    static const char *const conv[] = {
-        "1,4,9,9,8,3,3,1,1",                /* padded 3x3 */
-        "2,3,11,11,6,3,3,2,1",              /* batch 2, stride 2 */
-        "1,4,6,6,8,1,1,1,0",                /* 1x1, no padding */
-        "1,2,9,9,4,3,3,1,2,2",              /* dilation 2 */
-        "[[\"TENSOR\", [1, 3, 8, 7], \"float32\"], [\"TENSOR\", [4, 3, 3, 3], \"float32\"], [1, 1], [0, 1, 0, 1], [1, 1], \"float32\"]",
-    };
-    static const char *const wino[] = {
-        "1,4,8,8,8,3,3,1,1",                /* m = 4 */
-        "1,4,6,6,4,3,3,1,1",                /* m = 2 */
-        "2,3,7,7,4,3,3,1,1",                /* m = 2, ragged 7 / 2, batch 2 */
-        "1,2,4,6,2,3,3,1,0",                /* m = 4, no padding, 2 x 4 output */
-    };
-    static const char *const dw[] = {
-        "1,6,9,9,1,3,3,1,1",
-        "1,4,10,10,2,3,3,2,1",              /* multiplier 2, stride 2 */
-        "2,3,8,8,1,3,3,1,0",
-    };
-    static const char *const dense[] = {
-        "4,8,12",
-        "[[\"TENSOR\", [2, 16], \"float32\"], [\"TENSOR\", [12, 16], \"float32\"], [\"TENSOR\", [12], \"float32\"], null]",
-        "3,40,6",
-    };
-    const char *const *list;
-    size_t n;
-    switch (t->op) {
-    case AT_OP_CONV2D_NCHW: list = conv, n = sizeof conv / sizeof conv[0]; break;
-    case AT_OP_CONV2D_NCHW_WINOGRAD: list = wino, n = sizeof wino / sizeof wino[0]; break;
-    case AT_OP_DEPTHWISE_CONV2D_NCHW: list = dw, n = sizeof dw / sizeof dw[0]; break;
-    case AT_OP_DENSE: list = dense, n = sizeof dense / sizeof dense[0]; break;
-    case AT_OP_MATMUL:
-    case AT_OP_CONV2D_PACKED:
-    case AT_OP_ADD_PACKED:
-    case AT_OP_MULTIPLY_PACKED:
-    case AT_OP_COUNT:
-    default: return 0;
-    }
-    if (n > max) n = max;
-    for (size_t i = 0; i < n; i++) parse(t->op, list[i], &out[i]);
-    return n;
+    return test_op_examples(t->op, false, out, max);
 }
 
 static int64_t inner(const at_config *c, const char *name, size_t from)

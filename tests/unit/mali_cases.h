@@ -1,4 +1,4 @@
-/* Workloads and configs the Mali conformance tests share: tiny shapes per op kind (padding,
+/* Workloads and configs the Mali conformance tests share: the op kinds' tiny examples (padding,
  * strides, dilation, batch, ragged Winograd tiles, depthwise multipliers, dense bias), and TopHub
  * records mapped onto their workload, or onto a shrunk copy of it that keeps the record's config
  * valid (one work-group grid step per split: extents = the product of the config's inner split
@@ -12,7 +12,8 @@
 #include "knobs/config.h"
 #include "templates/template.h"
 
-/* Tiny workloads for template t: writes up to max args, returns how many. */
+/* The tiny example workloads of t's op kind (at_op_def.tiny): writes up to max args, returns how
+ * many; fails the test when the kind has none. */
 size_t mali_tiny_args(const at_template *t, at_args *out, size_t max);
 
 /* One TopHub record of a sampled workload. */

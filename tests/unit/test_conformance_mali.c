@@ -144,7 +144,7 @@ static void sampled_configs_should_match_the_reference_on_tiny_workloads(void **
                       n_rejected, worst);
         assert_true(n_ok >= 2 * n_args);
     }
-    assert_int_equal(n_templates, 4);
+    assert_true(n_templates > 0); /* every .mali row of the registry, whatever their number */
 }
 
 static void tophub_configs_should_match_the_reference_on_shrunk_workloads(void **state)

@@ -110,7 +110,7 @@ static void sampled_configs_should_run_and_verify_on_tiny_workloads(void **state
         for (size_t i = 0; i < n; i++) at_config_free(cfg[i]);
         for (size_t ai = 0; ai < n_args; ai++) at_task_free(tasks[ai]);
     }
-    assert_int_equal(n_templates, 4);
+    assert_true(n_templates > 0); /* every .mali row of the registry, whatever their number */
 }
 #endif
 

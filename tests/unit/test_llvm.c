@@ -3,6 +3,7 @@
  * programs and for hand-built programs over every expression kind (integer division of
  * negatives, shifts, casts with NaN and overflow, intrinsics, vector lanes, parallel loops on a
  * 2-thread pool, bindings as loops); unsupported constructs; the pool; an aarch64 object file. */
+#include "tests/support/test_op_examples.h"
 #include "tests/support/test_support.h"
 
 #include <math.h>
@@ -279,17 +280,6 @@ static void an_aarch64_object_should_be_an_arm64_elf_with_the_kernel(void **stat
 
 /* ---- templates ------------------------------------------------------------------------------ */
 
-static size_t tiny_args(const at_template *t, at_args *out, size_t max)
-{
-    if (t->op == AT_OP_MATMUL) {
-        static const char *const mm[] = {"16,24,20", "8,8,8"};
-        size_t n = 0;
-        for (; n < 2 && n < max; n++) assert_ok(at_op_args_parse(AT_OP_MATMUL, mm[n], &out[n]));
-        return n;
-    }
-    return mali_tiny_args(t, out, max);
-}
-
 static void barrier_free_templates_should_match_the_interpreter(void **state)
 {
     (void)state;
@@ -299,11 +289,7 @@ static void barrier_free_templates_should_match_the_interpreter(void **state)
         if (tm->target == AT_TARGET_VTA) continue; /* VTA programs run on the VTA simulator */
         n_templates++;
         at_args args[8];
-        size_t n_args = tiny_args(tm, args, 2);
-        if (n_args == 0) {
-            print_message("%s: no tiny workload for its op here, skipped\n", tm->name);
-            continue;
-        }
+        size_t n_args = test_op_examples(tm->op, false, args, 2); /* the op kind's first two tiny examples */
         size_t ran_here = 0;
         at_rng rng;
         at_rng_seed(&rng, 11 + ti);

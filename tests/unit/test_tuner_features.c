@@ -16,6 +16,7 @@
 #include "core/arena.h"
 #include "core/rng.h"
 #include "tests/fakes/fakes.h"
+#include "tests/support/test_op_examples.h"
 #include "tests/support/test_support.h"
 #include "tuners/feature.h"
 
@@ -243,38 +244,14 @@ static void touch_extractor_should_read_strides_from_unsimplified_fused_indexes(
     at_task_free(task);
 }
 
-/* Example arguments per op kind for the length test; a registered template of an op kind
- * without an entry fails the test (add two workloads here). */
-static const struct {
-    const char *op;
-    const char *args[2];
-} example_args[] = {
-    {"matmul", {"64,64,64", "48,32,80"}},
-    {"conv2d_nchw", {"1,64,56,56,64,3,3,1,1", "1,128,28,28,256,3,3,2,1"}},
-    {"conv2d_nchw_winograd", {"1,64,56,56,64,3,3,1,1", "1,256,14,14,256,3,3,1,1"}},
-    {"depthwise_conv2d_nchw", {"1,32,112,112,1,3,3,1,1", "1,256,28,28,1,3,3,2,1"}},
-    {"dense", {"1,1000,512", "4,256,128"}},
-    {"conv2d_packed", {"1,64,14,14,64,3,3,1,1", "1,128,28,28,256,1,1,2,0"}},
-    {"add_packed", {"1,64,56,56", "1,128,28,28,int8"}},
-    {"multiply_packed", {"1,64,56,56", "1,128,28,28,int8"}},
-};
-
-static const char *const *args_for(at_op_kind op)
-{
-    for (size_t i = 0; i < sizeof example_args / sizeof example_args[0]; i++)
-        if (!strcmp(example_args[i].op, at_op_name(op))) return example_args[i].args;
-    return NULL;
-}
-
 /* Checks every feature's length for a seeded sample of configs of two workloads of t. */
 static void check_template_lengths(const at_template *tmpl, size_t *n_checked)
 {
-    const char *const *args = args_for(tmpl->op);
-    if (!args) fail_msg("no example args for op %s (template %s)", at_op_name(tmpl->op), tmpl->name);
+    at_args args[2]; /* two real-size workloads of the op kind (at_op_def.typical) */
+    assert_int_equal(test_op_examples(tmpl->op, true, args, 2), 2);
     size_t len[AT_FEAT_COUNT] = {0};
     for (int w = 0; w < 2; w++) {
-        at_args a;
-        assert_ok(at_op_args_parse(tmpl->op, args[w], &a));
+        at_args a = args[w];
         at_task *task;
         assert_ok(at_task_new(tmpl, &a, &task));
         at_rng rng;
