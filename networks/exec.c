@@ -194,7 +194,8 @@ void at_net_exec_free(at_net_exec *e)
     for (size_t i = 0; e->steps && i < e->n_steps; i++)
         for (size_t k = e->steps[i].n_params; k < e->steps[i].n_bufs; k++)
             if (e->steps[i].bufs[k]) e->be->buf_free(e->ctx, e->steps[i].bufs[k]);
-    for (size_t i = 0; e->progs && i < e->n_progs; i++) e->be->prog_free(e->ctx, e->progs[i].prog);
+    for (size_t i = 0; e->progs && i < e->n_progs; i++)
+        if (e->progs[i].prog) e->be->prog_free(e->ctx, e->progs[i].prog);
     for (size_t i = 0; e->node_buf && e->owns && i < at_net_n_nodes(e->net); i++)
         if (e->owns[i] && e->node_buf[i]) e->be->buf_free(e->ctx, e->node_buf[i]);
     for (size_t i = 0; i < e->n_params; i++) e->be->buf_free(e->ctx, e->params[i]);
@@ -252,7 +253,8 @@ static at_status push_step(at_net_exec *e, prepared *q, void *const *args, size_
     return AT_OK;
 }
 
-/* Prepares p on the backend under key and appends a launch of it. */
+/* Registers p under key (built on the backend once every step is known: build_programs) and
+ * appends a launch of it. */
 static at_status add_step(at_net_exec *e, const prog_key *key, const at_ir_program *p, void *const *args, size_t n_args)
 {
     prepared *q = &e->progs[e->n_progs];
@@ -260,9 +262,28 @@ static at_status add_step(at_net_exec *e, const prog_key *key, const at_ir_progr
     q->key = *key;
     q->p = p;
     for (size_t k = 0; k < p->n_kernels; k++) q->has_prepare |= p->kernels[k].prepare;
-    AT_TRY(e->be->prog_new(e->ctx, p, &q->prog));
     e->n_progs++;
     return push_step(e, q, args, n_args);
+}
+
+/* Every distinct program made runnable, all at once where the backend can. */
+static at_status build_programs(at_net_exec *e)
+{
+    if (!e->be->prog_new_all) {
+        for (size_t i = 0; i < e->n_progs; i++) AT_TRY(e->be->prog_new(e->ctx, e->progs[i].p, &e->progs[i].prog));
+        return AT_OK;
+    }
+    const at_ir_program **ps = at_calloc(e->n_progs + 1, sizeof *ps);
+    void **out = at_calloc(e->n_progs + 1, sizeof *out);
+    at_status st = ps && out ? AT_OK : AT_OOM();
+    for (size_t i = 0; st == AT_OK && i < e->n_progs; i++) ps[i] = e->progs[i].p;
+    if (st == AT_OK) {
+        st = e->be->prog_new_all(e->ctx, ps, e->n_progs, out);
+        for (size_t i = 0; i < e->n_progs; i++) e->progs[i].prog = out[i];
+    }
+    at_free(ps);
+    at_free(out);
+    return st;
 }
 
 /* A device buffer holding a copy of host[0..n). */
@@ -492,6 +513,7 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
         e->cur_node = i;
         st = node_steps(e, i);
     }
+    if (st == AT_OK) st = build_programs(e);
     if (st == AT_OK && be->seq_new) st = record_sequence(e);
     if (st != AT_OK) {
         at_net_exec_free(e);

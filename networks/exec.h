@@ -97,6 +97,10 @@ typedef struct at_net_backend_i {
     /* Makes program p runnable (p is borrowed until prog_free). AT_EDEVICE (compiler error),
      * AT_EINVAL (the device cannot run it), AT_ENOMEM. */
     at_status (*prog_new)(void *ctx, const at_ir_program *p, void **prog);
+    /* (optional) prog_new of ps[0..n) into progs[0..n), at once (a device compiler that takes
+     * seconds a program builds them side by side). On failure every progs[i] that was made is
+     * set (the executor frees them) and the others are NULL. (defaults to prog_new in turn) */
+    at_status (*prog_new_all)(void *ctx, const at_ir_program *const *ps, size_t n, void **progs);
     void (*prog_free)(void *ctx, void *prog);
     /* Runs (or enqueues) prog with bufs[0..n): every buffer of the program in its order, the
      * signature's then the temporaries (the executor allocates those per launch site, so what a

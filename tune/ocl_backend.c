@@ -1,6 +1,10 @@
 /* The executor's OpenCL backend: a thin adapter from at_net_backend_i to backends/opencl; a timed
  * run leaves the preparation kernels out (weight packing), an untimed one runs every kernel. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/opencl/opencl.h"
 #include "core/alloc.h"
@@ -49,6 +53,59 @@ static at_status ocl_prog_new(void *ctx, const at_ir_program *p, void **out)
     at_free(log);
     at_ocl_code_fini(&code);
     if (st == AT_OK) *out = prog;
+    return st;
+}
+
+/* Side-by-side builds: each thread takes the next program; the first failure (in program
+ * order) is reported with its own message (error details are per thread). */
+typedef struct build_job {
+    void                       *ctx;
+    const at_ir_program *const *ps;
+    void                      **out;
+    at_status                  *st;
+    char                      (*msg)[512];
+    size_t                      n;
+    atomic_size_t               next;
+} build_job;
+
+static void *build_worker(void *arg)
+{
+    build_job *j = arg;
+    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
+        j->st[i] = ocl_prog_new(j->ctx, j->ps[i], &j->out[i]);
+        if (j->st[i] != AT_OK) snprintf(j->msg[i], sizeof j->msg[i], "%s", at_last_error());
+    }
+    return NULL;
+}
+
+static at_status ocl_prog_new_all(void *ctx, const at_ir_program *const *ps, size_t n, void **out)
+{
+    for (size_t i = 0; i < n; i++) out[i] = NULL;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t n_threads = cores > 1 ? (size_t)cores : 1;
+    if (n_threads > n) n_threads = n;
+    if (n_threads > 64) n_threads = 64;
+    build_job j = {.ctx = ctx, .ps = ps, .out = out, .n = n};
+    atomic_init(&j.next, 0);
+    j.st = at_calloc(n + 1, sizeof *j.st);
+    j.msg = at_calloc(n + 1, sizeof *j.msg);
+    pthread_t *th = at_calloc(n_threads + 1, sizeof *th);
+    if (!j.st || !j.msg || !th) {
+        at_free(j.st);
+        at_free(j.msg);
+        at_free(th);
+        return AT_OOM();
+    }
+    size_t started = 0;
+    while (started < n_threads && pthread_create(&th[started], NULL, build_worker, &j) == 0) started++;
+    if (started == 0) build_worker(&j); /* no thread to be had: build here, in turn */
+    for (size_t i = 0; i < started; i++) pthread_join(th[i], NULL);
+    at_status st = AT_OK;
+    for (size_t i = 0; st == AT_OK && i < n; i++)
+        if (j.st[i] != AT_OK) st = AT_FAIL(j.st[i], "%s", j.msg[i]);
+    at_free(j.st);
+    at_free(j.msg);
+    at_free(th);
     return st;
 }
 
@@ -101,6 +158,7 @@ static const at_net_backend_i ocl_backend = {
     .buf_write = ocl_buf_write,
     .buf_read = ocl_buf_read,
     .prog_new = ocl_prog_new,
+    .prog_new_all = ocl_prog_new_all,
     .prog_free = ocl_prog_free,
     .prog_run = ocl_prog_run,
     .seq_new = ocl_seq_new,
