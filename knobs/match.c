@@ -156,3 +156,30 @@ at_status at_space_config_in_space_order(const at_space *s, const at_config *c, 
     *out = r;
     return AT_OK;
 }
+
+at_status at_space_config_by_position(const at_space *s, const at_config *c, at_config **out)
+{
+    *out = NULL;
+    size_t n = at_space_n_knobs(s);
+    if (at_config_len(c) != n) return AT_OK;
+    bool same = true;
+    for (size_t k = 0; k < n; k++) {
+        if (!at_config_find(c, at_space_knob_name(s, k))) return AT_OK;
+        if (at_config_at(c, k)->kind != at_space_knob_kind(s, k)) return AT_OK;
+        same = same && !strcmp(at_config_at(c, k)->name, at_space_knob_name(s, k));
+    }
+    if (same) return AT_OK;
+    at_config *r = NULL;
+    AT_TRY(at_config_new(at_config_index(c), at_config_code_hash(c), &r));
+    for (size_t k = 0; k < n; k++) {
+        at_entity e = *at_config_at(c, k);
+        e.name = at_space_knob_name(s, k);
+        at_status st = at_config_add_entity(r, &e);
+        if (st != AT_OK) {
+            at_config_free(r);
+            return st;
+        }
+    }
+    *out = r;
+    return AT_OK;
+}

@@ -233,6 +233,15 @@ at_status at_space_index_of_as_given(const at_space *s, const at_config *c, int6
  * AT_OK or AT_ENOMEM. */
 at_status at_space_config_in_space_order(const at_space *s, const at_config *c, at_config **out);
 
+/* The other reading of such a config: its values in the space's definition order with the names
+ * taken from the space. Logs written by TVM < 0.6 on Python < 3.6 paired the knob names (from an
+ * unordered dict) with the values (in definition order), so TopHub's cuda pack has tile_rx [1, 7]
+ * then tile_ry [1, 1] for a 7x1 kernel: the values of ry then rx, which its stored index confirms.
+ * *out is NULL when c's names are not a reordering of the space's or a value's kind differs from
+ * its position's; else owned by the caller, with c's index. Returns AT_OK or AT_ENOMEM. The caller
+ * trusts it only when its index (at_space_index_of[_as_given]) is the one the record stored. */
+at_status at_space_config_by_position(const at_space *s, const at_config *c, at_config **out);
+
 /* ---- randomness (explicit rng, no global state) --------------------------------------------- */
 
 /* Says whether an index is excluded (e.g. already visited by a tuner). */

@@ -59,6 +59,13 @@ size_t at_net_plan_n_fallback(const at_net_plan *p)
     return p->n_fallback;
 }
 
+/* c's index in the task's space, as the template applies records (as given or exactly). */
+static at_status index_in_space(const at_task *task, const at_config *c, int64_t *index)
+{
+    return at_task_template(task)->entities_as_given ? at_space_index_of_as_given(at_task_space(task), c, index)
+                                                     : at_space_index_of(at_task_space(task), c, index);
+}
+
 static at_status ask(at_net_plan *p, const at_net_tasks *tasks, size_t t, at_net_dispatch_fn fn, void *ctx)
 {
     if (p->configs[t]) return AT_OK;
@@ -73,8 +80,21 @@ static at_status ask(at_net_plan *p, const at_net_tasks *tasks, size_t t, at_net
         /* a record from a log: it must be a point of the task's space before any template sees it */
         const at_task *task = at_net_tasks_at(tasks, t);
         int64_t index;
-        st = at_task_template(task)->entities_as_given ? at_space_index_of_as_given(at_task_space(task), c.config, &index)
-                                                       : at_space_index_of(at_task_space(task), c.config, &index);
+        st = index_in_space(task, c.config, &index);
+        if (st == AT_EPARSE) {
+            /* a pre-0.6 log's names paired out of order: its values in definition order, when they
+             * give the index it stored */
+            at_config *pos = NULL;
+            at_status pst = at_space_config_by_position(at_task_space(task), c.config, &pos);
+            if (pst == AT_OK && pos && index_in_space(task, pos, &index) == AT_OK && index == at_config_index(c.config)) {
+                at_config_free(c.config);
+                c.config = pos;
+                pos = NULL;
+                st = AT_OK;
+            }
+            at_config_free(pos);
+            if (pst == AT_ENOMEM) st = pst;
+        }
         if (st != AT_OK) {
             at_config_free(c.config);
             return st == AT_ENOMEM ? st

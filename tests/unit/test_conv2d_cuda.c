@@ -148,12 +148,41 @@ static void records_should_map_onto_the_space(void **state)
     assert_true(at_tmpl_find(name, AT_TARGET_OPENCL)->entities_as_given);
     assert_int_equal(at_space_index_of(at_task_space(t), r.config, &index), AT_EPARSE);
     assert_ok(at_space_index_of_as_given(at_task_space(t), r.config, &index));
+    assert_int_equal(index, 624492);
     assert_ok(at_arena_new(0, &ar));
     assert_ok(at_task_instantiate(t, r.config, ar, &p));
     at_ir_kernel_launch(p, 0, &l);
     assert_int_equal(l.local[2], 6);
     assert_int_equal(l.local[1], 17);
     at_arena_free(ar);
+    at_task_free(t);
+    at_rec_fini(&r);
+
+    /* The same 2018 logs paired names and values out of order (names from an unordered dict, values
+     * in definition order): tile_rx [1, 7] on a 7x1 kernel is ry's split, as the stored index says
+     * -- by name it is no point of the space, by position it is exactly entity 312287 */
+    r = parse("{\"input\": [\"opencl -model=1080ti\", \"conv2d_nchw.cuda\", [[\"TENSOR\", [1, 160, 17, 17], "
+              "\"float32\"], [\"TENSOR\", [160, 160, 7, 1], \"float32\"], [1, 1], [3, 0, 3, 0], [1, 1], \"float32\"], "
+              "{}], \"config\": {\"index\": 312287, \"code_hash\": null, \"entity\": [[\"tile_f\", \"sp\", [16, 2, "
+              "5, 1]], [\"tile_y\", \"sp\", [1, 1, 17, 1]], [\"tile_x\", \"sp\", [17, 1, 1, 1]], [\"tile_rc\", \"sp\", "
+              "[32, 5]], [\"tile_rx\", \"sp\", [1, 7]], [\"tile_ry\", \"sp\", [1, 1]], [\"auto_unroll_max_step\", "
+              "\"ot\", 0], [\"unroll_explicit\", \"ot\", 1]]}, \"result\": [[0.000101], 0, 3.1, 1535963369.3], "
+              "\"version\": 0.2, \"tvm_version\": \"0.7.dev0\"}");
+    t = task(r.args_json);
+    assert_int_equal(at_space_index_of_as_given(at_task_space(t), r.config, &index), AT_EPARSE);
+    at_config *pos;
+    assert_ok(at_space_config_by_position(at_task_space(t), r.config, &pos));
+    assert_non_null(pos);
+    assert_string_equal(at_config_at(pos, 4)->name, "tile_ry");
+    assert_int_equal(at_config_at(pos, 4)->ints[1], 7);
+    assert_ok(at_space_index_of_as_given(at_task_space(t), pos, &index));
+    assert_int_equal(index, 312287);
+    at_config_free(pos);
+    /* a config already in the space's order has no other reading */
+    assert_ok(at_task_config(t, 312287, &c));
+    assert_ok(at_space_config_by_position(at_task_space(t), c, &pos));
+    assert_null(pos);
+    at_config_free(c);
     at_task_free(t);
     at_rec_fini(&r);
 }
