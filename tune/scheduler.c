@@ -11,7 +11,6 @@
 #include "core/rng.h"
 #include "tune/scheduler.h"
 
-#define NO_GROUP SIZE_MAX
 /* TVM's finite-difference step of the chain-rule term, in seconds */
 #define CHAIN_DELTA 1e-4
 /* TVM's derive_similarity_tag log base */
@@ -22,7 +21,8 @@
 typedef struct task_state {
     double  flop;
     char   *kind;        /* similarity kind (owned); NULL: similar to none */
-    size_t  sim;         /* similarity group id, NO_GROUP when alone or removed */
+    long    flop_class;  /* int(log_1.618(flop + 1)): with kind, TVM's similarity tag */
+    bool    apart;       /* taken out of its similarity group */
     size_t  trials;
     size_t  rounds;      /* TVM's task_cts */
     size_t  best_rounds; /* TVM's task_best_cts */
@@ -80,7 +80,7 @@ at_status at_tune_sched_new(const at_tune_sched_opts *o, size_t n_tasks, at_tune
     s->early = o->early_stopping;
     s->epsilon = o->epsilon;
     at_rng_seed(&s->rng, o->seed);
-    for (size_t i = 0; i < n_tasks; i++) s->t[i] = (task_state){.sim = NO_GROUP, .best = AT_TUNE_SCHED_NO_COST};
+    for (size_t i = 0; i < n_tasks; i++) s->t[i] = (task_state){.best = AT_TUNE_SCHED_NO_COST};
     *out = s;
     return AT_OK;
 }
@@ -107,6 +107,7 @@ at_status at_tune_sched_set_task(at_tune_sched *s, size_t i, double flop, const 
     at_free(s->t[i].kind);
     s->t[i].kind = k;
     s->t[i].flop = flop;
+    s->t[i].flop_class = (long)(log(flop + 1) / log(SIMILARITY_LOG_BASE));
     return AT_OK;
 }
 
@@ -205,12 +206,18 @@ double at_tune_sched_score(const at_tune_sched *s)
     return score_with(s, SIZE_MAX, 0);
 }
 
+/* Are tasks i and j (i != j allowed) in one similarity group (TVM's equal tags)? */
+static bool similar(const at_tune_sched *s, size_t i, size_t j)
+{
+    const task_state *a = &s->t[i], *b = &s->t[j];
+    return a->kind && b->kind && !a->apart && !b->apart && a->flop_class == b->flop_class && !strcmp(a->kind, b->kind);
+}
+
 /* Members of task i's similarity group (0 when it has none). */
 static size_t group_size(const at_tune_sched *s, size_t i)
 {
-    if (s->t[i].sim == NO_GROUP) return 0;
     size_t n = 0;
-    for (size_t j = 0; j < s->n; j++) n += s->t[j].sim == s->t[i].sim;
+    for (size_t j = 0; j < s->n; j++) n += similar(s, i, j);
     return n;
 }
 
@@ -218,7 +225,7 @@ static double group_best_flops(const at_tune_sched *s, size_t i)
 {
     double best = 0;
     for (size_t j = 0; j < s->n; j++)
-        if (s->t[j].sim == s->t[i].sim && s->t[j].flop / s->t[j].best > best) best = s->t[j].flop / s->t[j].best;
+        if (similar(s, i, j) && s->t[j].flop / s->t[j].best > best) best = s->t[j].flop / s->t[j].best;
     return best;
 }
 
@@ -282,28 +289,8 @@ static void adjust_similarity(at_tune_sched *s, size_t i)
     double cur = s->t[i].flop / s->t[i].best;
     size_t most = 0;
     for (size_t j = 0; j < s->n; j++)
-        if (j != i && s->t[j].sim == s->t[i].sim && s->t[j].rounds > most) most = s->t[j].rounds;
-    if (cur < group_best_flops(s, i) / s->beta && s->t[i].rounds > 5 + most) s->t[i].sim = NO_GROUP;
-}
-
-/* Groups tasks of one kind whose int(log_1.618(flop + 1)) agree (TVM's derive_similarity_tag). */
-static void build_similarity(at_tune_sched *s)
-{
-    long *cls = s->n ? at_malloc(s->n * sizeof *cls) : NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        s->t[i].sim = NO_GROUP;
-        if (!s->t[i].kind) continue;
-        long c = (long)(log(s->t[i].flop + 1) / log(SIMILARITY_LOG_BASE));
-        if (cls) cls[i] = c;
-        for (size_t j = 0; j < i && cls; j++) {
-            if (s->t[j].kind && cls[j] == c && !strcmp(s->t[j].kind, s->t[i].kind)) {
-                s->t[i].sim = s->t[j].sim;
-                break;
-            }
-        }
-        if (s->t[i].sim == NO_GROUP) s->t[i].sim = i; /* first of its group: the group's id */
-    }
-    at_free(cls); /* without memory there are no groups, only the similarity bound is lost */
+        if (j != i && similar(s, i, j) && s->t[j].rounds > most) most = s->t[j].rounds;
+    if (cur < group_best_flops(s, i) / s->beta && s->t[i].rounds > 5 + most) s->t[i].apart = true;
 }
 
 static at_status tune_round(at_tune_sched *s, const at_tune_sched_hooks *h, size_t i)
@@ -329,7 +316,6 @@ static at_status tune_round(at_tune_sched *s, const at_tune_sched_hooks *h, size
 at_status at_tune_sched_run(at_tune_sched *s, const at_tune_sched_hooks *h)
 {
     AT_ASSERT(s && h && h->round);
-    build_similarity(s);
     at_status st = AT_OK;
     for (size_t i = 0; i < s->n && st == AT_OK && s->ct < s->total_trials; i++)
         if (s->t[i].rounds == 0) st = tune_round(s, h, i);
