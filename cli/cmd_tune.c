@@ -1,6 +1,8 @@
 /* autotvm tune NETWORK: TVM's tune_tasks flow (extract, tune every task in reverse order into
  * FILE.tmp with transfer learning, pick-best into FILE), then the evaluation of cmd_evaluate.c
- * with FILE > TopHub > fallback, on an OpenCL device or, for arm_cpu, on this CPU through LLVM; --resume continues a killed run from FILE.tmp. With --rpc-key
+ * with FILE > TopHub > fallback, on an OpenCL device or, for arm_cpu, on this CPU through LLVM; --resume continues a killed run from FILE.tmp. With
+ * --total-trials the trial scheduler (tune/scheduler.h) shares N trials over the tasks instead of
+ * n_trial each, printing TVM's [ Task Scheduler ] table before every round. With --rpc-key
  * the tasks are measured on a tracker's rpc-servers; the evaluation stays local. */
 #include <stdio.h>
 #include <stdlib.h>
