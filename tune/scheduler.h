@@ -114,7 +114,8 @@ void at_tune_sched_gradients(const at_tune_sched *s, double *g);
 
 /* TVM's PrintTableInfo table without the task-description column, as the auto-scheduler
  * tutorial shows it: the "[ Task Scheduler ]" title, one "|  ID  | Latency (ms) | Speed
- * (GFLOPS) | Trials |" row per task ("-" for a task without a success), then
+ * (GFLOPS) | Trials |" row per task ("-" for a task without a success; Trials counts the task's
+ * trials, where TVM prints rounds x round size, the same number unless a round was cut), then
  * "Estimated total latency: %s ms\tTrials: %d\tUsed time : %.0f s\tNext ID: %d\t" ("-" until
  * every node has a latency; the "Next ID" field left out when next is SIZE_MAX). Appends to sb;
  * failure shows in sb->failed. */
