@@ -1,6 +1,8 @@
 /* autotvm tune NETWORK: TVM's tune_tasks flow (extract, tune every task in reverse order into
  * FILE.tmp with transfer learning, pick-best into FILE), then the evaluation of cmd_evaluate.c
- * with FILE > TopHub > fallback, on an OpenCL device or, for arm_cpu, on this CPU through LLVM; --resume continues a killed run from FILE.tmp. With --rpc-key
+ * with FILE > TopHub > fallback, on an OpenCL device or, for arm_cpu, on this CPU through LLVM; --resume continues a killed run from FILE.tmp. With
+ * --total-trials the trial scheduler (tune/scheduler.h) shares N trials over the tasks instead of
+ * n_trial each, printing TVM's [ Task Scheduler ] table before every round. With --rpc-key
  * the tasks are measured on a tracker's rpc-servers; the evaluation stays local. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,15 @@ static const char usage_head[] =
 
     "  --tuner NAME              the tuner (below; required)\n"
     "  --n-trial N               trials per task, capped at its space size (default 1000)\n"
+    "  --total-trials N          instead of --n-trial: N trials for the whole network, allotted\n"
+    "                            in rounds to the task whose tuning lowers the estimated network\n"
+    "                            latency most (TVM's auto-scheduler TaskScheduler: a warm-up round\n"
+    "                            per task, then the gradient); prints its [ Task Scheduler ] table\n"
+    "                            before every round\n"
+    "  --trials-per-round K      with --total-trials: trials per round (default 64; at most\n"
+    "                            N / tasks)\n"
+    "  --sched-epsilon E         with --total-trials: probability that a round goes to a random\n"
+    "                            task (epsilon-greedy; default 0, as TVM)\n"
     "  --early-stopping N        stop a task after N trials without a better config (default off)\n"
     "  --log FILE                the tuned log (default NETWORK.log); FILE.tmp while tuning\n"
     "  --resume                  continue from FILE.tmp: configs in it are never measured again\n"
@@ -93,6 +104,12 @@ static void on_event(void *user, const at_tune_net_event *ev)
             printf("%s already tuned: %zu trials in the tmp log Done.\n", ev->prefix, ev->n_resumed);
         else
             printf(" Done.\n");
+    } else if (ev->kind == AT_TUNE_NET_SCHED_TABLE) {
+        at_strbuf sb;
+        at_strbuf_init(&sb);
+        at_tune_sched_format_table(ev->sched, ev->next_id, ev->elapsed_s, &sb);
+        fputs(at_strbuf_cstr(&sb), stdout);
+        at_strbuf_fini(&sb);
     } else if (ev->kind == AT_TUNE_NET_PICKED) {
         fprintf(stderr, "autotvm: pick-best: %zu records kept\n", ev->pick->written);
     }
@@ -208,7 +225,8 @@ int at_cmd_tune(int argc, char **argv)
                *batch = NULL, *shape = NULL, *classes = NULL, *seed = NULL, *device = NULL, *number = NULL,
                *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
                *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
-               *priority = NULL, *auth_key = NULL, *threads = NULL;
+               *priority = NULL, *auth_key = NULL, *threads = NULL, *total_trials = NULL, *per_round = NULL,
+               *epsilon = NULL;
     int resume = 0, overwrite = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},         {"tuner", &tuner, NULL},
@@ -226,7 +244,8 @@ int at_cmd_tune(int argc, char **argv)
         {"rpc-key", &rpc_key, NULL},       {"tracker", &tracker, NULL},
         {"priority", &priority, NULL},     {"auth-key", &auth_key, NULL},
         {"threads", &threads, NULL},       {"cache-flush", NULL, &cache_flush},
-        {"overwrite", NULL, &overwrite},
+        {"overwrite", NULL, &overwrite},   {"total-trials", &total_trials, NULL},
+        {"trials-per-round", &per_round, NULL}, {"sched-epsilon", &epsilon, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -265,6 +284,23 @@ int at_cmd_tune(int argc, char **argv)
     if (n_trial) {
         if ((rc = parse_num("n-trial", n_trial, 1, &v))) return rc;
         o.n_trial = (size_t)v;
+    }
+    if (total_trials && n_trial) return at_cli_usage_error("tune", "--total-trials and --n-trial exclude each other");
+    if (!total_trials && (per_round || epsilon))
+        return at_cli_usage_error("tune", "--trials-per-round and --sched-epsilon need --total-trials");
+    if (total_trials) {
+        if ((rc = parse_num("total-trials", total_trials, 1, &v))) return rc;
+        o.total_trials = (size_t)v;
+    }
+    if (per_round) {
+        if ((rc = parse_num("trials-per-round", per_round, 1, &v))) return rc;
+        o.trials_per_round = (size_t)v;
+    }
+    if (epsilon) {
+        char *end = NULL;
+        o.sched_epsilon = strtod(epsilon, &end);
+        if (!epsilon[0] || *end || !(o.sched_epsilon >= 0 && o.sched_epsilon <= 1))
+            return at_cli_usage_error("tune", "option '--sched-epsilon' needs a probability in [0, 1], got '%s'", epsilon);
     }
     if (early) {
         if ((rc = parse_num("early-stopping", early, 1, &v))) return rc;
@@ -313,6 +349,8 @@ int at_cmd_tune(int argc, char **argv)
         eo.n_threads = (int)v;
     }
     o.measure.enable_cpu_cache_flush = cache_flush != 0;
+    if (at_net_vta_target_is(target) && total_trials)
+        return at_cli_usage_error("tune", "--target vta tunes task by task: no --total-trials");
     if (at_net_vta_target_is(target)) return tune_vta(&o, &eo, log, ops, rpc_key != NULL, !no_evaluate);
     char *thost = NULL;
     if (rpc_key) {

@@ -28,6 +28,8 @@ int at_cmd_vta(int argc, char **argv);
  * at_cli_parse_image_shape. */
 int at_cmd_tune(int argc, char **argv);
 int at_cmd_evaluate(int argc, char **argv);
+/* `report LOG --html FILE`: the tuning report page (cmd_report.c, report/report.h). */
+int at_cmd_report(int argc, char **argv);
 struct at_tune_eval_opts;
 /* peak_gflops > 0: the --profile table shows each layer's share of that device peak. */
 int at_cli_evaluate(struct at_tune_eval_opts *o, double peak_gflops);

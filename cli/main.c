@@ -26,6 +26,7 @@ static const command commands[] = {
     {"tasks", at_cmd_tasks, "list the tuning tasks of a network (TVM's extract_from_program)"},
     {"tune-task", at_cmd_tune_task, "tune one task with a tuner, logging every result"},
     {"tune", at_cmd_tune, "tune every task of a network, then evaluate it (TVM's tune_tasks)"},
+    {"report", at_cmd_report, "an HTML page of a tuning log: progress charts, errors, allocation, layers"},
     {"evaluate", at_cmd_evaluate, "run a network with tuned/TopHub/fallback configs and time it"},
     {"vta", at_cmd_vta, "show a VTA hardware config: derived constants, ISA layout, cycle model"},
 };

@@ -15,11 +15,12 @@ allowed() {
     tophub) echo "core tophub records knobs" ;;
     networks) echo "core networks templates ir knobs" ;;
     tune) echo "core tune templates tuners measure records networks tophub knobs ir backends/opencl backends/llvm backends/vta vta rpc" ;;
+    report) echo "core report records networks templates knobs ir" ;;
     *) echo "ANY" ;;
   esac
 }
 status=0
-for mod in core ir knobs vta rpc templates backends/opencl backends/llvm backends/vta measure records tuners tophub networks tune; do
+for mod in core ir knobs vta rpc templates backends/opencl backends/llvm backends/vta measure records tuners tophub networks tune report; do
   [ -d "$root/$mod" ] || continue
   ok=$(allowed "$mod")
   for f in $(find "$root/$mod" -maxdepth 1 -name '*.[ch]'); do

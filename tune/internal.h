@@ -11,6 +11,7 @@
 #include "core/status.h"
 #include "records/log.h"
 #include "templates/template.h"
+#include "tune/network.h"
 
 /* "<log_path>.tmp", at_malloc'ed; NULL when out of memory. */
 char *at_tune_tmp_path(const char *log_path);
@@ -32,5 +33,13 @@ at_status at_tune_split_tmp(const at_rec_log *tmp, const at_task *task, const ch
 
 /* Frees what at_tune_split_tmp returned for the task's own measurements. */
 void at_tune_own_free(int64_t *idx, at_result *res, size_t n_own);
+
+/* The tuning of at_tune_network with o->total_trials: the tasks ts of net share the trials as the
+ * scheduler (tune/scheduler.h) allots them, each record appended to tmp_path (prepared: with
+ * o->resume its records restore the scheduler) and measured by runner; adds to sum's n_measured
+ * and n_resumed. Returns AT_OK, AT_EINVAL (too few trials for the tasks), or the tuners', the
+ * runner's and the log's statuses. */
+at_status at_tune_network_scheduled(const at_tune_network_opts *o, const at_net *net, const at_net_tasks *ts,
+                                    const char *tmp_path, at_meas_runner *runner, at_tune_network_result *sum);
 
 #endif

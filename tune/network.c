@@ -155,7 +155,9 @@ at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result 
         /* the target's template family picks the pool: OpenCL workers, or CPU workers (LLVM) */
         st = at_meas_local_runner_new(at_net_target_family(o->target), &o->measure, &runner);
     }
-    for (size_t k = 0; st == AT_OK && k < sum.n_tasks; k++)
+    if (st == AT_OK && o->total_trials)
+        st = at_tune_network_scheduled(o, net, ts, tmp_path, runner, &sum);
+    for (size_t k = 0; st == AT_OK && !o->total_trials && k < sum.n_tasks; k++)
         st = tune_one(o, ts, sum.n_tasks - 1 - k, k + 1, sum.n_tasks, tmp_path, runner, &sum);
     at_meas_runner_free(runner);
     if (st == AT_OK && file_exists(tmp_path)) {

@@ -18,6 +18,7 @@
 #include "records/pick.h"
 #include "tophub/tophub.h"
 #include "tune/dispatch.h"
+#include "tune/scheduler.h"
 #include "tune/tune.h"
 #include "tuners/tuner.h"
 
@@ -32,6 +33,9 @@ typedef enum at_tune_net_event_kind {
     AT_TUNE_NET_TOPHUB,     /* evaluation loaded TopHub pack (pack, NULL if none) with n_records */
     AT_TUNE_NET_COMPILE,    /* building the network's programs */
     AT_TUNE_NET_EVALUATE,   /* timing it */
+    AT_TUNE_NET_SCHED_TABLE,/* total_trials: before each round, the scheduler (sched) and the task
+                               the round goes to (next_id; SIZE_MAX once the run is over), with
+                               the seconds since tuning began (elapsed_s) */
 } at_tune_net_event_kind;
 
 typedef struct at_tune_net_event {
@@ -46,6 +50,9 @@ typedef struct at_tune_net_event {
     const at_rec_pick_stats *pick;     /* PICKED */
     const at_tophub_package *pack;     /* TOPHUB */
     size_t                   n_records;/* TOPHUB */
+    const at_tune_sched     *sched;    /* SCHED_TABLE */
+    size_t                   next_id;  /* SCHED_TABLE */
+    double                   elapsed_s;/* SCHED_TABLE */
 } at_tune_net_event;
 
 typedef void (*at_tune_net_event_fn)(void *user, const at_tune_net_event *ev);
@@ -59,7 +66,14 @@ typedef struct at_tune_network_opts {
     const char     *tuner;         /* a name of the tuner table (required) */
     at_tuner_opts   tuner_opts;
     size_t          n_trial;       /* per task, capped at len(space); 0 -> 1000 */
-    size_t          early_stopping;/* 0 = off */
+    size_t          early_stopping;/* 0 = off (with total_trials: the scheduler's per-task rule) */
+    /* > 0: the whole-network scheduler (tune/scheduler.h) spends this many trials over the tasks
+     * in rounds of trials_per_round (0 -> 64) instead of n_trial per task; the rounds go to the
+     * tasks in the order of the gradient of the estimated network latency, every task keeps its
+     * tuner from round to round, and resume restores the scheduler from FILE.tmp */
+    size_t          total_trials;
+    size_t          trials_per_round;
+    double          sched_epsilon; /* the scheduler's epsilon-greedy probability (0: TVM's none) */
     bool            no_transfer;   /* true: no transfer learning from the tmp log */
     const char     *log_path;      /* FILE (required); the tmp log is FILE.tmp */
     bool            resume;        /* keep FILE.tmp and continue from it */
@@ -81,12 +95,14 @@ typedef struct at_tune_network_result {
     size_t n_written;           /* records pick-best wrote to FILE */
 } at_tune_network_result;
 
-/* Extracts, tunes every task (reverse order) into FILE.tmp, then pick-best FILE.tmp (+ an
+/* Extracts, tunes every task (reverse order; with total_trials: as the scheduler allots the
+ * trials) into FILE.tmp, then pick-best FILE.tmp (+ an
  * existing FILE) into FILE and removes FILE.tmp. Measurements are never dropped unasked: without
  * resume, an existing non-empty FILE.tmp is refused (AT_EINVAL) unless overwrite. The measuring runner (local: the OpenCL pool,
  * this process's only OpenCL user, or the CPU pool for a target of the LLVM family; or remote
  * with rpc) is gone when this returns (evaluate afterwards). out
- * (optional) is written on AT_OK. Returns AT_OK, AT_EINVAL (missing option; FILE.tmp exists),
+ * (optional) is written on AT_OK. Returns AT_OK, AT_EINVAL (missing option; FILE.tmp exists;
+ * total_trials below the number of tasks),
  * AT_ENOTFOUND (unknown tuner, no device, no server under rpc->key), the runner's, tuner's and
  * log's statuses, AT_ENOMEM. */
 at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result *out);

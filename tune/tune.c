@@ -81,7 +81,7 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
                        at_tune_result *out)
 {
     AT_ASSERT(task && tuner && runner && o && out);
-    *out = (at_tune_result){.best_index = -1};
+    *out = (at_tune_result){.best_index = -1, .best_cost_s = AT_FAILED_COST_S};
     if (o->n_trial == 0) return AT_FAIL(AT_EINVAL, "n_trial must be at least 1");
     double (*clock)(void *) = o->clock_s ? o->clock_s : mono_clock;
     double t0 = clock(o->clock_ctx);
@@ -128,6 +128,7 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
             }
             if (flops > out->best_flops) {
                 out->best_flops = flops;
+                out->best_cost_s = at_result_mean_cost(r);
                 out->best_index = o->measured[k];
                 out->best_iter = k;
             }
@@ -193,6 +194,7 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
             }
             if (flops > out->best_flops) {
                 out->best_flops = flops;
+                out->best_cost_s = at_result_mean_cost(r);
                 out->best_index = idx[k];
                 out->best_iter = t;
             }

@@ -61,6 +61,7 @@ typedef struct at_tune_result {
     size_t  n_errors;      /* of which failed */
     int64_t best_index;    /* config index of the best result, -1 when nothing succeeded */
     double  best_flops;    /* its FLOP/s (0 when none) */
+    double  best_cost_s;   /* its mean cost in seconds (AT_FAILED_COST_S when none) */
     size_t  best_iter;     /* 0-based trial number of the best result */
     bool    early_stopped; /* the early-stopping rule ended the run */
     size_t  n_resumed;     /* of n_trials, taken from o->measured (not measured by this call) */
