@@ -18,8 +18,8 @@ static const char usage[] =
     "TVM's \"Mean inference time (std dev)\" line. With --target arm_cpu every layer runs on this\n"
     "CPU through LLVM-compiled kernels (the templates' for the convolutions and dense layers).\n"
     "\n"
-    "  --target T                mali, arm_cpu, or a TVM target string with one of those keys\n"
-    "                            (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
+    "  --target T                mali, opencl (TVM's cuda/gpu templates), arm_cpu, or a TVM target\n"
+    "                            string with one of the keys mali, gpu, arm_cpu (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
     "                            for VTA, its convs on the VTA simulator, the rest on this CPU;\n"
     "                            latency = simulated VTA time + measured CPU time\n"
     "  --host naive|llvm         vta: the host layers (stem conv, quantize, pooling, dense) as\n"
@@ -29,6 +29,9 @@ static const char usage[] =
     "  --log FILE                tuned records (optional: without it TopHub and fallbacks only)\n"
     "  --repeat N                timed runs after one warm-up (default 10)\n"
     "  --check                   compare the output with the reference executor (exit 1 if not)\n"
+    "  --profile                 per-layer table: device time (median of --repeat runs), template,\n"
+    "                            config, GFLOPS\n"
+    "  --peak-gflops P           with --profile: each layer's share of the device's peak P\n"
     "  --device SPEC             OpenCL device: index or substring of \"platform / device\"\n"
     "  --batch N                 batch size (default 1)\n"
     "  --image-shape C,H,W       input image shape (default 3,224,224)\n"
@@ -55,15 +58,46 @@ static void on_event(void *user, const at_tune_net_event *ev)
     fflush(stdout);
 }
 
-int at_cli_evaluate(struct at_tune_eval_opts *o)
+/* The per-layer table of --profile: device time, and for anchors the template, config, GFLOPS
+ * and (given the device's peak) the share of it reached. */
+static void print_profile(const at_tune_eval_result *r, double peak_gflops)
+{
+    printf("%-40s %-18s %-34s %9s %9s %9s %7s\n", "layer", "op", "template", "config", "ms", "GFLOPS", "% peak");
+    double total = 0;
+    for (size_t i = 0; i < r->n_layers; i++) {
+        const at_tune_eval_layer *l = &r->layers[i];
+        total += l->ms;
+        char cfg[24] = "-", gf[16] = "-", pk[16] = "-";
+        if (l->tmpl) snprintf(cfg, sizeof cfg, l->tuned ? "%lld" : "fallback", (long long)l->config);
+        double g = l->ms > 0 ? l->flop / (l->ms * 1e6) : 0;
+        if (l->flop > 0) snprintf(gf, sizeof gf, "%.1f", g);
+        if (l->flop > 0 && peak_gflops > 0) snprintf(pk, sizeof pk, "%.1f", 100 * g / peak_gflops);
+        printf("%-40.40s %-18s %-34s %9s %9.4f %9s %7s\n", l->name, l->op, l->tmpl ? l->tmpl->name : "-", cfg, l->ms, gf, pk);
+    }
+    printf("%-40s %-18s %-34s %9s %9.4f\n", "total", "", "", "", total);
+}
+
+static int report(const at_tune_eval_result *r, double peak_gflops);
+
+int at_cli_evaluate(struct at_tune_eval_opts *o, double peak_gflops)
 {
     o->on_event = on_event;
     at_tune_eval_result r;
     at_status st = at_tune_evaluate(o, &r);
     if (st != AT_OK) return at_cli_fail(st);
+    int rc = report(&r, peak_gflops);
+    at_tune_eval_result_fini(&r);
+    return rc;
+}
+
+static int report(const at_tune_eval_result *rr, double peak_gflops)
+{
+    const at_tune_eval_result r = *rr;
     printf("Mean inference time (std dev): %.2f ms (%.2f ms)\n", r.mean_ms, r.std_ms);
-    fprintf(stderr, "autotvm: dispatch: %zu tuned by the log, %zu by TopHub, %zu fallback tasks; %zu anchors run a fallback config; device time %.2f ms (median)\n",
-            r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback, r.n_anchors_fallback, r.device_ms);
+    fprintf(stderr, "autotvm: dispatch: %zu tuned by the log, %zu by TopHub, %zu fallback tasks; %zu anchors run a fallback config; device time %.2f ms (median), host overhead %.2f ms (median wall %.2f ms - device)\n",
+            r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback, r.n_anchors_fallback, r.device_ms,
+            r.median_ms - r.device_ms, r.median_ms);
+    if (r.n_layers) print_profile(&r, peak_gflops);
     if (r.checked) {
         if (r.check.n_bad == 0) {
             printf("Output check: matches the reference executor (max abs error %.3g)\n", r.check.abs_err);
@@ -188,14 +222,16 @@ int at_cli_parse_image_shape(const char *cmd, const char *text, int64_t out[3])
 int at_cmd_evaluate(int argc, char **argv)
 {
     const char *target = NULL, *log = NULL, *repeat = NULL, *device = NULL, *batch = NULL, *shape = NULL,
-               *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL, *host = NULL;
-    int check = 0, no_tophub = 0;
+               *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL, *host = NULL,
+               *peak = NULL;
+    int check = 0, no_tophub = 0, profile = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},       {"log", &log, NULL},         {"repeat", &repeat, NULL},
         {"check", NULL, &check},         {"device", &device, NULL},   {"batch", &batch, NULL},
         {"image-shape", &shape, NULL},   {"num-classes", &classes, NULL}, {"seed", &seed, NULL},
         {"tophub-dir", &tophub_dir, NULL}, {"no-tophub", NULL, &no_tophub}, {"cache-dir", &cache_dir, NULL},
-        {"threads", &threads, NULL},     {"host", &host, NULL},
+        {"threads", &threads, NULL},     {"host", &host, NULL},       {"profile", NULL, &profile},
+        {"peak-gflops", &peak, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -208,7 +244,7 @@ int at_cmd_evaluate(int argc, char **argv)
     if (n_pos != 1) return at_cli_usage_error("evaluate", "missing the NETWORK");
     if (!target) return at_cli_usage_error("evaluate", "missing --target");
     at_tune_eval_opts o = {.network = pos[0], .log_path = log, .no_tophub = no_tophub != 0, .device = device,
-                           .cache_dir = cache_dir, .check = check != 0};
+                           .cache_dir = cache_dir, .check = check != 0, .profile = profile != 0};
     o.tophub.cache_dir = tophub_dir;
     long v;
     if (repeat) {
@@ -250,5 +286,11 @@ int at_cmd_evaluate(int argc, char **argv)
     }
     if (st == AT_ENOMEM) return at_cli_fail(st);
     if (st != AT_OK) return at_cli_usage_error("evaluate", "%s", at_last_error());
-    return at_cli_evaluate(&o);
+    double peak_gflops = 0;
+    if (peak) {
+        char *end;
+        peak_gflops = strtod(peak, &end);
+        if (*end || !(peak_gflops > 0)) return at_cli_usage_error("evaluate", "--peak-gflops: '%s' is not a positive number", peak);
+    }
+    return at_cli_evaluate(&o, peak_gflops);
 }

@@ -25,9 +25,11 @@ static const char usage_head[] =
     "With --rpc-key and --tracker the tasks are tuned on the rpc-servers registered under KEY\n"
     "(autotvm rpc-server); the evaluation of the whole network still runs here, on --device.\n"
     "\n"
-    "  --target T                mali, arm_cpu (TVM's \"llvm -device=arm_cpu\": measured and run on\n"
-    "                            this CPU through LLVM), or a TVM target string with one of those\n"
-    "                            keys (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
+    "  --target T                mali, opencl (TVM's cuda strategy: conv2d_nchw.cuda, winograd,\n"
+    "                            depthwise, dense_*_batch.gpu; cuda-target records apply by key\n"
+    "                            gpu), arm_cpu (TVM's \"llvm -device=arm_cpu\": measured and run on\n"
+    "                            this CPU through LLVM), or a TVM target string with one of the keys\n"
+    "                            mali, gpu, arm_cpu (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
     "                            for VTA, its conv2d_packed.vta tasks tuned on the VTA simulator\n"
     "                            (log default vta.NETWORK.log; --ops all: the add.vta tasks too),\n"
     "                            then evaluated as autotvm evaluate\n"
@@ -360,7 +362,7 @@ int at_cmd_tune(int argc, char **argv)
         eo.net = o.net;
         eo.target = o.target;
         eo.log_path = log;
-        rc = at_cli_evaluate(&eo);
+        rc = at_cli_evaluate(&eo, 0);
     }
     at_free(log_buf);
     return rc;

@@ -341,11 +341,11 @@ int at_cmd_tune_task(int argc, char **argv)
             fprintf(stderr, "autotvm: best of %zu trials: config %lld, %.2f GFLOPS (trial %zu)%s\n", res.n_trials,
                     (long long)res.best_index, res.best_flops / 1e9, res.best_iter + 1,
                     res.early_stopped ? ", early stopped" : "");
+        else
+            fprintf(stderr, "autotvm: no valid config in %zu trials\n", res.n_trials);
         if (res.n_invalid)
             fprintf(stderr, "autotvm: %zu proposed configs could not instantiate (skipped: no trial, not logged)\n",
                     res.n_invalid);
-        else
-            fprintf(stderr, "autotvm: no valid config in %zu trials\n", res.n_trials);
     }
     at_status cst = at_rec_appender_close(app);
     if (st == AT_OK) st = cst;

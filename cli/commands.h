@@ -29,7 +29,8 @@ int at_cmd_vta(int argc, char **argv);
 int at_cmd_tune(int argc, char **argv);
 int at_cmd_evaluate(int argc, char **argv);
 struct at_tune_eval_opts;
-int at_cli_evaluate(struct at_tune_eval_opts *o);
+/* peak_gflops > 0: the --profile table shows each layer's share of that device peak. */
+int at_cli_evaluate(struct at_tune_eval_opts *o, double peak_gflops);
 /* The same for --target vta (the packed resnet on the VTA simulator, per-layer breakdown). */
 struct at_tune_vta_eval_opts;
 int at_cli_evaluate_vta(struct at_tune_vta_eval_opts *o);

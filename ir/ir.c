@@ -112,6 +112,10 @@ struct at_ir_sched {
     ptr_list   attached;               /* at_ir_buffer * owned by kernels, in kernel order */
     ptr_list   kernels;                /* at_ir_kernel * */
     uint32_t   n_vars;
+    const at_ir_epilogue *epi;
+    const at_ir_buffer   *epi_out;  /* the output the epilogue rewrites, once created */
+    bool                  in_epi;   /* building the epilogue's own expressions */
+    bool                  epi_read; /* the program loads from epi_out */
 };
 
 static void *oom(at_ir_sched *s)
@@ -176,6 +180,8 @@ at_status at_ir_sched_finish(at_ir_sched *s, const at_ir_program **out)
     *out = NULL;
     if (s->status != AT_OK) return AT_FAIL(s->status, "building the IR of %s: out of memory", s->name);
     if (s->kernels.n == 0) return AT_FAIL(AT_EINVAL, "program %s has no kernel", s->name);
+    if (s->epi_read)
+        return AT_FAIL(AT_EINVAL, "%s reads its output %s: an epilogue cannot be fused into it", s->name, s->epi_out->name);
     at_ir_program *p = alloc(s, sizeof *p);
     const at_ir_buffer **bufs = alloc(s, (s->params.n + s->temps.n + 1) * sizeof *bufs);
     at_ir_kernel *kernels = alloc(s, s->kernels.n * sizeof *kernels);
@@ -223,7 +229,18 @@ const at_ir_buffer *at_ir_param(at_ir_sched *s, const char *name, at_ir_type ele
 {
     AT_ASSERT(role == AT_IR_INPUT || role == AT_IR_OUTPUT);
     at_ir_buffer *b = new_buffer(s, name, elem, size, AT_IR_GLOBAL, role);
-    return b && push(s, &s->params, b) ? b : NULL;
+    if (!b || !push(s, &s->params, b)) return NULL;
+    if (role == AT_IR_OUTPUT && s->epi && !s->epi_out) {
+        s->epi_out = b;
+        s->epi->params(s, s->epi->ctx);
+    }
+    return b;
+}
+
+void at_ir_sched_set_epilogue(at_ir_sched *s, const at_ir_epilogue *epi)
+{
+    AT_ASSERT(s->params.n == 0 && !s->epi);
+    s->epi = epi;
 }
 
 const at_ir_buffer *at_ir_temp(at_ir_sched *s, const char *name, at_ir_type elem, int64_t size)
@@ -452,6 +469,7 @@ const at_ir_expr *at_ir_load(at_ir_sched *s, const at_ir_buffer *buf, const at_i
 {
     if (!buf || !index) return null_child(s);
     AT_ASSERT(index->type.lanes == 1 && at_ir_type_is_int(index->type));
+    if (buf == s->epi_out) s->epi_read = true;
     at_ir_expr *e = new_expr(s, AT_IR_LOAD, at_ir_type_with_lanes(buf->elem, lanes));
     if (!e) return NULL;
     e->u.load.buf = buf;
@@ -576,6 +594,12 @@ const at_ir_stmt *at_ir_store(at_ir_sched *s, const at_ir_buffer *buf, const at_
     }
     AT_ASSERT(index->type.lanes == 1 && at_ir_type_is_int(index->type));
     AT_ASSERT(at_ir_type_eq(at_ir_type_with_lanes(buf->elem, value->type.lanes), value->type));
+    if (buf == s->epi_out && !s->in_epi) {
+        s->in_epi = true;
+        value = s->epi->apply(s, s->epi->ctx, index, value);
+        s->in_epi = false;
+        if (!value) return NULL;
+    }
     at_ir_stmt *st = new_stmt(s, AT_IR_STORE);
     if (!st) return NULL;
     st->u.store.buf = buf;

@@ -240,6 +240,21 @@ void at_ir_add_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body);
 /* Same, for a preparation kernel (at_ir_kernel.prepare). */
 void at_ir_add_prepare_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body);
 
+/* An output epilogue: TVM fusing the injective ops after an anchor (bias, residual add, ReLU) into
+ * its output stage. Installed before a template schedules: right after the template creates its
+ * first output parameter, params() adds the epilogue's own input parameters (so the signature is
+ * the op's, then the epilogue's), and every value the program stores into that output goes
+ * through apply() (the store's index, the value of value->type.lanes lanes). A program that loads
+ * from that output does not store final values: at_ir_sched_finish then fails with AT_EINVAL. */
+typedef struct at_ir_epilogue {
+    void (*params)(at_ir_sched *s, void *ctx);
+    const at_ir_expr *(*apply)(at_ir_sched *s, void *ctx, const at_ir_expr *index, const at_ir_expr *value);
+    void *ctx;
+} at_ir_epilogue;
+
+/* Installs epi (borrowed until the program is finished) on a builder with no parameter yet. */
+void at_ir_sched_set_epilogue(at_ir_sched *s, const at_ir_epilogue *epi);
+
 /* A new variable (int32 for loops unless told otherwise). */
 const at_ir_var *at_ir_var_new(at_ir_sched *s, const char *name, at_ir_type type);
 

@@ -161,6 +161,7 @@ typedef struct prepared {
  * and parameters) then its temporaries (owned: per launch site, so packed weights persist). */
 typedef struct step {
     prepared *prog;
+    size_t    node;
     size_t    n_params, n_bufs;
     void     *bufs[MAX_BUFS];
 } step;
@@ -180,12 +181,15 @@ struct at_net_exec {
     size_t                  n_progs;
     step                   *steps;
     size_t                  n_steps;
+    void                   *seq;      /* the backend's recorded sequence of every step, if it has one */
+    size_t                  cur_node; /* the node whose steps are being added */
     bool                    prepared; /* a run completed: packed weights are in place */
 };
 
 void at_net_exec_free(at_net_exec *e)
 {
     if (!e) return;
+    if (e->seq) e->be->seq_free(e->ctx, e->seq);
     for (size_t i = 0; e->steps && i < e->n_steps; i++)
         for (size_t k = e->steps[i].n_params; k < e->steps[i].n_bufs; k++)
             if (e->steps[i].bufs[k]) e->be->buf_free(e->ctx, e->steps[i].bufs[k]);
@@ -216,7 +220,7 @@ size_t at_net_exec_n_prepared(const at_net_exec *e)
 static bool key_equal(const prog_key *a, const prog_key *b)
 {
     if (a->kind != b->kind || a->kind == PROG_OTHER) return false;
-    if (a->kind == PROG_TASK) return a->task == b->task;
+    if (a->kind == PROG_TASK && a->task != b->task) return false;
     const at_net_affine *x = &a->affine, *y = &b->affine;
     return x->total == y->total && x->channels == y->channels && x->inner == y->inner && x->scale == y->scale &&
            x->shift == y->shift && x->residual == y->residual && x->relu == y->relu;
@@ -238,6 +242,7 @@ static at_status push_step(at_net_exec *e, prepared *q, void *const *args, size_
     step *s = &e->steps[e->n_steps++];
     memset(s, 0, sizeof *s);
     s->prog = q;
+    s->node = e->cur_node;
     s->n_params = n_args;
     s->n_bufs = p->n_bufs;
     memcpy(s->bufs, args, n_args * sizeof *args);
@@ -317,28 +322,43 @@ static at_status anchor_steps(at_net_exec *e, size_t i)
     AT_TRY(upload(e, n->weight, at_net_weight_numel(e->net, n), &w));
     if (n->epi.bias) AT_TRY(upload(e, n->bias, n->attrs.channels, &bias));
     bool epi = has_epilogue(n);
-    void *y = epi ? e->scratch : e->node_buf[i];
-    void *args[3] = {e->node_buf[n->inputs[0]], w, y}; /* (data, kernel|weight, output): at_op_tensors' order */
-    prog_key key = {.kind = PROG_TASK, .task = pick.task};
+    at_net_affine a = affine_of(n);
+    a.shift = n->epi.bias;
+    a.residual = n->epi.residual;
+    a.relu = n->epi.relu;
+    void *res = n->epi.residual ? e->node_buf[n->inputs[1]] : NULL;
+    /* the epilogue runs in the anchor's output stage (TVM's fusion); a template that reads its
+     * output back cannot take it, and then it runs as its own program on a scratch output */
+    void *args[5] = {e->node_buf[n->inputs[0]], w, e->node_buf[i]}; /* at_op_tensors' order, then the epilogue's */
+    size_t n_args = 3;
+    if (a.shift) args[n_args++] = bias;
+    if (a.residual) args[n_args++] = res;
+    prog_key key = {.kind = PROG_TASK, .task = pick.task, .affine = epi ? a : (at_net_affine){0}};
     prepared *q = cached(e, &key);
-    if (q) {
-        AT_TRY(push_step(e, q, args, 3));
-    } else {
-        const at_ir_program *p;
-        at_status st = at_task_instantiate(t, pick.config, e->arena, &p);
+    if (q) return push_step(e, q, args, n_args);
+    const at_ir_program *p;
+    at_status st = AT_EINVAL;
+    if (epi) {
+        at_net_fused_epilogue fused;
+        at_net_fused_epilogue_init(&fused, &a);
+        st = at_task_instantiate_fused(t, pick.config, &fused.epi, e->arena, &p);
+        if (st == AT_OK) return add_step(e, &key, p, args, n_args);
+        if (st == AT_ENOMEM) return st;
+    }
+    key.affine = (at_net_affine){0};
+    args[2] = epi ? e->scratch : e->node_buf[i];
+    if (!(q = cached(e, &key))) {
+        st = at_task_instantiate(t, pick.config, e->arena, &p);
         if (st != AT_OK)
             return st == AT_ENOMEM ? st
                                    : AT_FAIL_WRAP(st, "node %s: %s config %" PRId64, n->name, at_task_template(t)->name,
                                                   at_config_index(pick.config));
         AT_TRY(add_step(e, &key, p, args, 3));
+    } else {
+        AT_TRY(push_step(e, q, args, 3));
     }
     if (!epi) return AT_OK;
-    at_net_affine a = affine_of(n);
-    a.shift = n->epi.bias;
-    a.residual = n->epi.residual;
-    a.relu = n->epi.relu;
-    return affine_step(e, n, &a, e->scratch, NULL, bias, n->epi.residual ? e->node_buf[n->inputs[1]] : NULL,
-                       e->node_buf[i]);
+    return affine_step(e, n, &a, e->scratch, NULL, bias, res, e->node_buf[i]);
 }
 
 static at_status node_steps(at_net_exec *e, size_t i)
@@ -438,6 +458,15 @@ static at_status alloc_buffers(at_net_exec *e)
     return AT_OK;
 }
 
+/* Every step bound once into the backend's sequence, so a run enqueues without host work. */
+static at_status record_sequence(at_net_exec *e)
+{
+    AT_TRY(e->be->seq_new(e->ctx, &e->seq));
+    for (size_t i = 0; i < e->n_steps; i++)
+        AT_TRY(e->be->seq_add(e->ctx, e->seq, e->steps[i].prog->prog, e->steps[i].bufs, e->steps[i].n_bufs));
+    return AT_OK;
+}
+
 at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_net_backend_i *be, void *be_ctx,
                           at_net_exec **out)
 {
@@ -458,7 +487,11 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
     e->progs = at_calloc(2 * nn, sizeof *e->progs);
     at_status st = e->node_buf && e->owns && e->steps && e->progs ? at_arena_new(0, &e->arena) : AT_OOM();
     if (st == AT_OK) st = alloc_buffers(e);
-    for (size_t i = 1; st == AT_OK && i < nn; i++) st = node_steps(e, i);
+    for (size_t i = 1; st == AT_OK && i < nn; i++) {
+        e->cur_node = i;
+        st = node_steps(e, i);
+    }
+    if (st == AT_OK && be->seq_new) st = record_sequence(e);
     if (st != AT_OK) {
         at_net_exec_free(e);
         return st;
@@ -476,6 +509,11 @@ at_status at_net_exec_run(at_net_exec *e, double *device_ms)
 {
     /* TVM packs weights at compile time: the first run runs every kernel, so the preparation
      * kernels' temporaries hold the packed weights of each launch site; later runs leave them out */
+    if (e->seq) {
+        AT_TRY(e->be->seq_run(e->ctx, e->seq, e->prepared, device_ms, NULL));
+        e->prepared = true;
+        return AT_OK;
+    }
     double total = 0;
     for (size_t i = 0; i < e->n_steps; i++) {
         step *s = &e->steps[i];
@@ -487,6 +525,31 @@ at_status at_net_exec_run(at_net_exec *e, double *device_ms)
     e->prepared = true;
     if (device_ms) *device_ms = total;
     return AT_OK;
+}
+
+at_status at_net_exec_profile(at_net_exec *e, double *node_ms)
+{
+    size_t nn = at_net_n_nodes(e->net);
+    for (size_t i = 0; i < nn; i++) node_ms[i] = 0;
+    double *step_ms = at_calloc(e->n_steps + 1, sizeof *step_ms);
+    if (!step_ms) return AT_OOM();
+    double total;
+    at_status st = AT_OK;
+    if (e->seq) {
+        st = e->be->seq_run(e->ctx, e->seq, e->prepared, &total, step_ms);
+    } else {
+        for (size_t i = 0; st == AT_OK && i < e->n_steps; i++) {
+            step *s = &e->steps[i];
+            st = e->be->prog_run(e->ctx, s->prog->prog, s->bufs, s->n_bufs, e->prepared, &step_ms[i]);
+        }
+        if (st == AT_OK && e->be->finish) st = e->be->finish(e->ctx);
+    }
+    if (st == AT_OK) {
+        e->prepared = true;
+        for (size_t i = 0; i < e->n_steps; i++) node_ms[e->steps[i].node] += step_ms[i];
+    }
+    at_free(step_ms);
+    return st;
 }
 
 at_status at_net_exec_get(at_net_exec *e, size_t node, float *out)

@@ -107,6 +107,15 @@ typedef struct at_net_backend_i {
     at_status (*prog_run)(void *ctx, void *prog, void *const *bufs, size_t n, bool skip_prepare, double *device_ms);
     /* (optional) waits for everything enqueued (defaults to nothing: prog_run is synchronous). */
     at_status (*finish)(void *ctx);
+    /* (optional, all four or none) a recorded sequence: the executor adds every step once, bound
+     * to its buffers, and a run is one seq_run: every launch enqueued back to back and one wait,
+     * nothing allocated or bound per run. skip_prepare and device_ms as prog_run's, over the
+     * whole sequence; step_ms (optional, with device_ms) gets each seq_add's device time.
+     * (defaults to prog_run per step) */
+    at_status (*seq_new)(void *ctx, void **seq);
+    at_status (*seq_add)(void *ctx, void *seq, void *prog, void *const *bufs, size_t n);
+    at_status (*seq_run)(void *ctx, void *seq, bool skip_prepare, double *device_ms, double *step_ms);
+    void (*seq_free)(void *ctx, void *seq);
 } at_net_backend_i;
 
 /* The IR interpreter as a backend (host memory, at_ir_interp); ctx unused (NULL). Static. */
@@ -130,6 +139,11 @@ at_status at_net_exec_set_input(at_net_exec *e, const float *input);
  * and so is the warm-up; later runs leave them out. When device_ms is not NULL it gets the sum of
  * the programs' device times (what prog_run reports). */
 at_status at_net_exec_run(at_net_exec *e, double *device_ms);
+/* One run (as at_net_exec_run) with every program's device time added to its node's:
+ * node_ms[at_net_n_nodes] (zero for nodes without a program; an anchor includes its fused
+ * epilogue). Backend statuses. */
+at_status at_net_exec_profile(at_net_exec *e, double *node_ms);
+
 /* Copies node's output (at_net_node_numel floats) to host; the network output is
  * at_net_output(net). */
 at_status at_net_exec_get(at_net_exec *e, size_t node, float *out);

@@ -19,6 +19,8 @@ static const struct {
 } targets[AT_NET_TARGET_COUNT] = {
     [AT_NET_TARGET_MALI] = {"mali", "opencl -device=mali", "mali", AT_TARGET_OPENCL},
     [AT_NET_TARGET_ARM_CPU] = {"arm_cpu", "llvm -device=arm_cpu", "arm_cpu", AT_TARGET_LLVM},
+    /* TVM registers the cuda strategy under the keys cuda and gpu: opencl reaches it by gpu */
+    [AT_NET_TARGET_GPU] = {"opencl", "opencl", "gpu", AT_TARGET_OPENCL},
 };
 
 const char *at_net_target_name(at_net_target t)
@@ -58,8 +60,8 @@ at_status at_net_target_parse(const char *text, at_net_target *out)
                 return AT_OK;
             }
     at_target_fini(&tg);
-    return AT_FAIL(AT_EUNSUPPORTED, "no network strategy for target '%s' (supported: mali, arm_cpu, or a target with the key mali "
-                   "or arm_cpu)",
+    return AT_FAIL(AT_EUNSUPPORTED, "no network strategy for target '%s' (supported: mali, arm_cpu, opencl, or a target with the key "
+                   "mali, arm_cpu or gpu)",
                    text);
 }
 
@@ -91,20 +93,28 @@ at_status at_net_ops_parse(const char *text, unsigned *out)
 
 typedef enum anchor_kind { CONV, DEPTHWISE, DENSE } anchor_kind;
 
+/* Which convolutions a Winograd implementation takes (stride 1, dilation 1 in both). */
+typedef enum winograd_rule {
+    ANY = 0,
+    WINO_3X3,   /* the Mali strategy: 3x3 kernels */
+    WINO_SQUARE /* the cuda strategy: square kernels with 2 < k < 8 */
+} winograd_rule;
+
 typedef struct rule {
-    anchor_kind kind;
-    const char *name;
-    at_op_kind  op;
-    int         plevel;
-    bool        winograd_only; /* 3x3, stride 1, dilation 1 */
+    anchor_kind   kind;
+    const char   *name;
+    at_op_kind    op;
+    int           plevel;
+    winograd_rule winograd;
+    int64_t       min_batch; /* TVM's SpecializedCondition on the batch (dense_large_batch: 32) */
 } rule;
 
 /* conv2d_strategy_mali / dense_strategy_mali (spec/templates_vta.md §1.1), strategy order. */
 static const rule mali_rules[] = {
-    {CONV, "conv2d_nchw_spatial_pack.mali", AT_OP_CONV2D_NCHW, 10, false},
-    {CONV, "conv2d_nchw_winograd.mali", AT_OP_CONV2D_NCHW_WINOGRAD, 5, true},
-    {DEPTHWISE, "depthwise_conv2d_nchw.mali", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, false},
-    {DENSE, "dense.mali", AT_OP_DENSE, 10, false},
+    {CONV, "conv2d_nchw_spatial_pack.mali", AT_OP_CONV2D_NCHW, 10, ANY, 0},
+    {CONV, "conv2d_nchw_winograd.mali", AT_OP_CONV2D_NCHW_WINOGRAD, 5, WINO_3X3, 0},
+    {DEPTHWISE, "depthwise_conv2d_nchw.mali", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, ANY, 0},
+    {DENSE, "dense.mali", AT_OP_DENSE, 10, ANY, 0},
 };
 
 /* conv2d_strategy_arm_cpu / dense_strategy_arm_cpu (relay/op/strategy/arm_cpu.py, float32 NCHW,
@@ -114,10 +124,21 @@ static const rule mali_rules[] = {
  * depthwise_conv2d_NCHWc.x86 (through depthwise_conv2d_nchw.x86, multiplier 1, dilation 1, plevel
  * 10), and dense_gemm.arm_cpu (plevel 11) for an aarch64 -mtriple; those are not templated here. */
 static const rule arm_cpu_rules[] = {
-    {CONV, "conv2d_nchw_spatial_pack.arm_cpu", AT_OP_CONV2D_NCHW, 10, false},
-    {DEPTHWISE, "depthwise_conv2d_nchw.arm_cpu", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, false},
-    {DENSE, "dense_nopack.x86", AT_OP_DENSE, 5, false},
-    {DENSE, "dense_pack.x86", AT_OP_DENSE, 10, false},
+    {CONV, "conv2d_nchw_spatial_pack.arm_cpu", AT_OP_CONV2D_NCHW, 10, ANY, 0},
+    {DEPTHWISE, "depthwise_conv2d_nchw.arm_cpu", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, ANY, 0},
+    {DENSE, "dense_nopack.x86", AT_OP_DENSE, 5, ANY, 0},
+    {DENSE, "dense_pack.x86", AT_OP_DENSE, 10, ANY, 0},
+};
+
+/* conv2d_strategy_cuda / dense_strategy_cuda (relay/op/strategy/cuda.py, float32 NCHW, no
+ * cuDNN/cuBLAS libs), which opencl and cuda share through the key gpu. dense_small_batch.gpu is
+ * left out only for rocm; dense_large_batch.gpu applies from batch 32. */
+static const rule gpu_rules[] = {
+    {CONV, "conv2d_nchw.cuda", AT_OP_CONV2D_NCHW, 10, ANY, 0},
+    {CONV, "conv2d_nchw_winograd.cuda", AT_OP_CONV2D_NCHW_WINOGRAD, 5, WINO_SQUARE, 0},
+    {DEPTHWISE, "depthwise_conv2d_nchw.cuda", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, ANY, 0},
+    {DENSE, "dense_small_batch.gpu", AT_OP_DENSE, 10, ANY, 0},
+    {DENSE, "dense_large_batch.gpu", AT_OP_DENSE, 5, ANY, 32},
 };
 
 #define MAX_IMPLS 4
@@ -278,15 +299,18 @@ static at_status extract_node(at_net_tasks *ts, const at_net *net, size_t i, uns
     else
         return AT_OK;
     in = at_net_node_at(net, n->inputs[0]);
-    bool win_ok = n->op == AT_NET_CONV2D && n->attrs.kernel[0] == 3 && n->attrs.kernel[1] == 3 && n->attrs.stride[0] == 1 &&
-                  n->attrs.stride[1] == 1 && n->attrs.dilation[0] == 1 && n->attrs.dilation[1] == 1;
+    bool unit = n->op == AT_NET_CONV2D && n->attrs.stride[0] == 1 && n->attrs.stride[1] == 1 && n->attrs.dilation[0] == 1 &&
+                n->attrs.dilation[1] == 1;
+    int64_t kh = n->attrs.kernel[0], kw = n->attrs.kernel[1];
+    bool win_ok[] = {[ANY] = true, [WINO_3X3] = unit && kh == 3 && kw == 3, [WINO_SQUARE] = unit && kh == kw && kh > 2 && kh < 8};
     at_net_impl *impls = &ts->impls[i * MAX_IMPLS];
     const rule *rules = mali_rules;
     size_t n_rules = sizeof mali_rules / sizeof mali_rules[0];
     if (ts->target == AT_NET_TARGET_ARM_CPU) rules = arm_cpu_rules, n_rules = sizeof arm_cpu_rules / sizeof arm_cpu_rules[0];
+    if (ts->target == AT_NET_TARGET_GPU) rules = gpu_rules, n_rules = sizeof gpu_rules / sizeof gpu_rules[0];
     for (size_t r = 0; r < n_rules; r++) {
         const rule *ru = &rules[r];
-        if (ru->kind != kind || (ru->winograd_only && !win_ok)) continue;
+        if (ru->kind != kind || !win_ok[ru->winograd] || in->shape[0] < ru->min_batch) continue;
         const at_template *t = at_tmpl_find(ru->name, targets[ts->target].family);
         if (!t) return AT_FAIL(AT_ENOTFOUND, "template %s is not registered", ru->name);
         at_args args;

@@ -39,6 +39,18 @@ typedef struct at_net_affine {
 } at_net_affine;
 at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_affine *a, const at_ir_program **out);
 
+/* An anchor's epilogue (shift = bias, residual, relu of a; no scale) fused into its template's
+ * output stage as at_net_prog_affine computes it: y = relu?(v + shift[c] + residual[i]). Its
+ * parameters follow the template's: [shift], [residual]. Lives as long as the program built
+ * with it is being built. */
+typedef struct at_net_fused_epilogue {
+    at_net_affine       a;
+    const at_ir_buffer *shift, *residual;
+    at_ir_epilogue      epi;
+} at_net_fused_epilogue;
+
+void at_net_fused_epilogue_init(at_net_fused_epilogue *e, const at_net_affine *a);
+
 /* n's op on input node in. Signature: x, y. */
 at_status at_net_prog_max_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out);
 at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in,

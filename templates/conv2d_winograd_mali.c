@@ -67,32 +67,32 @@ static at_status fallback(const at_args *args, const at_space *s, const at_confi
 }
 
 typedef struct wg {
-    at_conv2d_geom g;
-    at_ir_type     ot;
-    int            m, al;
-    const double  *A, *B, *G;
-    int64_t        H, W, nH, nW, P, P_round;
-    int64_t        bna, bnb, t1, t2, cu, yt;
+    at_tmpl_wino t;
+    at_ir_type   ot;
+    int64_t      P_round;
+    int64_t      bna, bnb, t1, t2, cu, yt;
 } wg;
 
-static const at_ir_expr *sum_terms(at_ir_sched *s, const at_ir_expr *const *terms, size_t n, at_ir_type t)
-{
-    const at_ir_expr *acc = NULL;
-    for (size_t i = 0; i < n; i++) acc = acc ? at_ir_add(s, acc, terms[i]) : terms[i];
-    return acc ? acc : at_tmpl_f(s, t, 0);
-}
+/* d[r_a][r_b][vp] of a private tile block */
+typedef struct d_elem_ctx {
+    const at_ir_buffer *d;
+    const at_ir_expr   *vp;
+    int64_t             dims[3];
+} d_elem_ctx;
 
-static const at_ir_expr *mul_const(at_ir_sched *s, at_ir_type t, const at_ir_expr *e, double c)
+static const at_ir_expr *d_elem(at_ir_sched *s, int ra, int rb, void *ctx)
 {
-    return c == 1 ? e : at_ir_mul(s, e, at_tmpl_f(s, t, c));
+    const d_elem_ctx *d = ctx;
+    const at_ir_expr *di[3] = {at_tmpl_i(s, ra), at_tmpl_i(s, rb), d->vp};
+    return at_ir_load(s, d->d, at_tmpl_index(s, di, d->dims, 3), 1);
 }
 
 /* U[eps][nu][co][ci][vco] = sum_{r_kh, r_kw} kernel[co bna + vco][ci][r_kh][r_kw] G[eps][r_kh] G[nu][r_kw]
  * under tile_and_bind(U, co, ci, 1, 256). */
 static void u_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *kernel, const at_ir_buffer *U)
 {
-    const at_conv2d_geom *g = &w->g;
-    int al = w->al;
+    const at_conv2d_geom *g = &w->t.g;
+    int al = w->t.al;
     int64_t cob = g->co / w->bna, cig = (g->ci + MAX_THREADS - 1) / MAX_THREADS;
     at_tmpl_loop bind[4] = {at_tmpl_loop_new(s, "co_o", cob, AT_IR_BLOCK_Y), at_tmpl_loop_new(s, "ci_o", cig, AT_IR_BLOCK_X),
                             at_tmpl_loop_new(s, "co_i", 1, AT_IR_THREAD_Y),
@@ -102,25 +102,15 @@ static void u_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *kernel, con
     const int64_t ce[2] = {cig, MAX_THREADS};
     const at_ir_expr *ci = at_ir_fuse(s, cv, ce, 2);
     const at_ir_stmt *items[36];
-    const at_ir_expr *terms[9];
     for (int eps = 0; eps < al; eps++)
         for (int nu = 0; nu < al; nu++) {
             at_tmpl_loop vco = at_tmpl_loop_new(s, "vco", w->bna, AT_IR_VECTORIZED);
             const at_ir_expr *vc = at_ir_v(s, vco.var);
-            size_t nt = 0;
-            for (int kh = 0; kh < 3; kh++)
-                for (int kw = 0; kw < 3; kw++) {
-                    double g1 = w->G[eps * 3 + kh], g2 = w->G[nu * 3 + kw];
-                    if (g1 == 0 || g2 == 0) continue;
-                    const at_ir_expr *ki[4] = {at_ir_add(s, at_ir_mul(s, co, at_tmpl_i(s, w->bna)), vc), ci, at_tmpl_i(s, kh),
-                                               at_tmpl_i(s, kw)};
-                    const int64_t kd[4] = {g->co, g->ci, 3, 3};
-                    const at_ir_expr *k = at_tmpl_cast(s, w->ot, at_ir_load(s, kernel, at_tmpl_index(s, ki, kd, 4), 1));
-                    terms[nt++] = mul_const(s, w->ot, mul_const(s, w->ot, k, g1), g2);
-                }
+            at_tmpl_wino_kernel_ctx kc = {&w->t, kernel, w->ot, at_ir_add(s, at_ir_mul(s, co, at_tmpl_i(s, w->bna)), vc), ci};
+            const at_ir_expr *val = at_tmpl_wino_transform(s, w->ot, w->t.G, 3, 1, 3, eps, nu, at_tmpl_wino_kernel_elem, &kc);
             const at_ir_expr *ui[5] = {at_tmpl_i(s, eps), at_tmpl_i(s, nu), co, ci, vc};
             const int64_t ud[5] = {al, al, cob, g->ci, w->bna};
-            items[eps * al + nu] = at_tmpl_nest(s, &vco, 1, at_ir_store(s, U, at_tmpl_index(s, ui, ud, 5), sum_terms(s, terms, nt, w->ot)));
+            items[eps * al + nu] = at_tmpl_nest(s, &vco, 1, at_ir_store(s, U, at_tmpl_index(s, ui, ud, 5), val));
         }
     const at_ir_stmt *body = at_ir_seq(s, items, (size_t)(al * al));
     if (g->ci % MAX_THREADS) body = at_ir_if(s, at_ir_bin(s, AT_IR_LT, ci, at_tmpl_i(s, g->ci)), body, NULL);
@@ -131,8 +121,8 @@ static void u_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *kernel, con
  * tile_t1 onto blockIdx.x / threadIdx.x, d and VL computed per work-item. */
 static void v_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *data, const at_ir_buffer *V)
 {
-    const at_conv2d_geom *g = &w->g;
-    int al = w->al;
+    const at_conv2d_geom *g = &w->t.g;
+    int al = w->t.al;
     int64_t pb = w->P_round / w->bnb;
     const at_ir_buffer *d = at_ir_alloc(s, "d", w->ot, al * al * w->bnb, AT_IR_PRIVATE);
     const at_ir_buffer *vl = at_ir_alloc(s, "V_local", w->ot, al * al * w->bnb, AT_IR_PRIVATE);
@@ -148,33 +138,21 @@ static void v_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *data, const
     at_tmpl_loop dl[3] = {at_tmpl_loop_new(s, "eps", al, AT_IR_SERIAL), at_tmpl_loop_new(s, "nu", al, AT_IR_SERIAL),
                           at_tmpl_loop_new(s, "bb", w->bnb, AT_IR_SERIAL)};
     const at_ir_expr *t = at_ir_add(s, at_ir_mul(s, p, at_tmpl_i(s, w->bnb)), at_ir_v(s, dl[2].var));
-    const at_ir_expr *tn = at_ir_div(s, t, at_tmpl_i(s, w->nH * w->nW));
-    const at_ir_expr *th = at_ir_add(s, at_ir_mul(s, at_ir_mod(s, at_ir_div(s, t, at_tmpl_i(s, w->nW)), at_tmpl_i(s, w->nH)), at_tmpl_i(s, w->m)),
-                                     at_ir_v(s, dl[0].var));
-    const at_ir_expr *tw = at_ir_add(s, at_ir_mul(s, at_ir_mod(s, t, at_tmpl_i(s, w->nW)), at_tmpl_i(s, w->m)), at_ir_v(s, dl[1].var));
-    const at_ir_expr *x = at_tmpl_cast(s, w->ot, at_tmpl_pad_load(s, data, g, tn, ci, th, tw, (w->nH - 1) * w->m + al - 1,
-                                                                  (w->nW - 1) * w->m + al - 1));
-    if (w->P_round != w->P) x = at_ir_select(s, at_ir_bin(s, AT_IR_LT, t, at_tmpl_i(s, w->P)), x, at_tmpl_f(s, w->ot, 0));
+    const at_ir_expr *x = at_tmpl_wino_tile_load(s, &w->t, data, w->ot, t, ci, at_ir_v(s, dl[0].var), at_ir_v(s, dl[1].var));
+    if (w->P_round != w->t.P) x = at_ir_select(s, at_ir_bin(s, AT_IR_LT, t, at_tmpl_i(s, w->t.P)), x, at_tmpl_f(s, w->ot, 0));
     const at_ir_expr *dli[3] = {at_ir_v(s, dl[0].var), at_ir_v(s, dl[1].var), at_ir_v(s, dl[2].var)};
     const int64_t dd[3] = {al, al, w->bnb};
     const at_ir_stmt *d_st = at_tmpl_nest(s, dl, 3, at_ir_store(s, d, at_tmpl_index(s, dli, dd, 3), x));
 
     /* VL (eps, nu, r_a, r_b unrolled, vp vectorized) */
     const at_ir_stmt *items[36];
-    const at_ir_expr *terms[36];
     for (int eps = 0; eps < al; eps++)
         for (int nu = 0; nu < al; nu++) {
             at_tmpl_loop vp = at_tmpl_loop_new(s, "vp", w->bnb, AT_IR_VECTORIZED);
-            size_t nt = 0;
-            for (int ra = 0; ra < al; ra++)
-                for (int rb = 0; rb < al; rb++) {
-                    double b1 = w->B[ra * al + eps], b2 = w->B[rb * al + nu];
-                    if (b1 == 0 || b2 == 0) continue;
-                    const at_ir_expr *di[3] = {at_tmpl_i(s, ra), at_tmpl_i(s, rb), at_ir_v(s, vp.var)};
-                    terms[nt++] = mul_const(s, w->ot, mul_const(s, w->ot, at_ir_load(s, d, at_tmpl_index(s, di, dd, 3), 1), b1), b2);
-                }
+            d_elem_ctx dc = {d, at_ir_v(s, vp.var), {al, al, w->bnb}};
+            const at_ir_expr *val = at_tmpl_wino_transform(s, w->ot, w->t.B, al, al, 1, eps, nu, d_elem, &dc);
             const at_ir_expr *vi[3] = {at_tmpl_i(s, eps), at_tmpl_i(s, nu), at_ir_v(s, vp.var)};
-            items[eps * al + nu] = at_tmpl_nest(s, &vp, 1, at_ir_store(s, vl, at_tmpl_index(s, vi, dd, 3), sum_terms(s, terms, nt, w->ot)));
+            items[eps * al + nu] = at_tmpl_nest(s, &vp, 1, at_ir_store(s, vl, at_tmpl_index(s, vi, dd, 3), val));
         }
     const at_ir_stmt *vl_st = at_ir_seq(s, items, (size_t)(al * al));
 
@@ -193,8 +171,8 @@ static void v_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *data, const
 /* M[eps][nu][co][p] = sum_c U[eps][nu][co / bna][c][co % bna] V[eps][nu][p / bnb][c][p % bnb] */
 static void m_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *U, const at_ir_buffer *V, const at_ir_buffer *M)
 {
-    const at_conv2d_geom *g = &w->g;
-    int al = w->al;
+    const at_conv2d_geom *g = &w->t.g;
+    int al = w->t.al;
     int64_t cob = g->co / w->bna, pb = w->P_round / w->bnb, yob = (cob + w->yt - 1) / w->yt;
     at_tmpl_loop bind[6] = {at_tmpl_loop_new(s, "z", al * al, AT_IR_BLOCK_Z), at_tmpl_loop_new(s, "yo_o", yob, AT_IR_BLOCK_Y),
                             at_tmpl_loop_new(s, "xo", pb, AT_IR_BLOCK_X),     at_tmpl_loop_new(s, "z_i", 1, AT_IR_THREAD_Z),
@@ -233,48 +211,39 @@ static void m_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *U, const at
  * split by tile_t2. */
 static void output_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *M, const at_ir_buffer *out)
 {
-    const at_conv2d_geom *g = &w->g;
-    int m = w->m, al = w->al;
-    int64_t total = g->n * g->co * w->nH * w->nW;
+    const at_conv2d_geom *g = &w->t.g;
+    int m = w->t.m, al = w->t.al;
+    int64_t total = g->n * g->co * w->t.nH * w->t.nW;
     const at_ir_buffer *Y = at_ir_alloc(s, "Y", w->ot, m * m, AT_IR_PRIVATE);
     at_tmpl_loop bind[2] = {at_tmpl_loop_new(s, "bb", total / w->t2, AT_IR_BLOCK_X), at_tmpl_loop_new(s, "tt", w->t2, AT_IR_THREAD_X)};
     const at_ir_var *fv[2] = {bind[0].var, bind[1].var};
     const int64_t fe[2] = {total / w->t2, w->t2};
     const at_ir_expr *f = at_ir_fuse(s, fv, fe, 2);
-    const at_ir_expr *wo = at_ir_mod(s, f, at_tmpl_i(s, w->nW));
-    const at_ir_expr *ho = at_ir_mod(s, at_ir_div(s, f, at_tmpl_i(s, w->nW)), at_tmpl_i(s, w->nH));
-    const at_ir_expr *co = at_ir_mod(s, at_ir_div(s, f, at_tmpl_i(s, w->nW * w->nH)), at_tmpl_i(s, g->co));
-    const at_ir_expr *n = at_ir_div(s, f, at_tmpl_i(s, w->nW * w->nH * g->co));
-    const at_ir_expr *p = at_ir_add(s, at_ir_add(s, at_ir_mul(s, n, at_tmpl_i(s, w->nH * w->nW)), at_ir_mul(s, ho, at_tmpl_i(s, w->nW))), wo);
+    const at_ir_expr *wo = at_ir_mod(s, f, at_tmpl_i(s, w->t.nW));
+    const at_ir_expr *ho = at_ir_mod(s, at_ir_div(s, f, at_tmpl_i(s, w->t.nW)), at_tmpl_i(s, w->t.nH));
+    const at_ir_expr *co = at_ir_mod(s, at_ir_div(s, f, at_tmpl_i(s, w->t.nW * w->t.nH)), at_tmpl_i(s, g->co));
+    const at_ir_expr *n = at_ir_div(s, f, at_tmpl_i(s, w->t.nW * w->t.nH * g->co));
+    const at_ir_expr *p = at_ir_add(s, at_ir_add(s, at_ir_mul(s, n, at_tmpl_i(s, w->t.nH * w->t.nW)), at_ir_mul(s, ho, at_tmpl_i(s, w->t.nW))), wo);
 
     /* Y (vh, vw, r_a, r_b unrolled) */
     const at_ir_stmt *items[17];
-    const at_ir_expr *terms[36];
-    const int64_t md[4] = {al, al, g->co, w->P_round};
+    at_tmpl_wino_gemm_ctx mc = {&w->t, M, w->P_round, co, p};
     for (int vh = 0; vh < m; vh++)
-        for (int vw = 0; vw < m; vw++) {
-            size_t nt = 0;
-            for (int ra = 0; ra < al; ra++)
-                for (int rb = 0; rb < al; rb++) {
-                    double a1 = w->A[ra * m + vh], a2 = w->A[rb * m + vw];
-                    if (a1 == 0 || a2 == 0) continue;
-                    const at_ir_expr *mi[4] = {at_tmpl_i(s, ra), at_tmpl_i(s, rb), co, p};
-                    terms[nt++] = mul_const(s, w->ot, mul_const(s, w->ot, at_ir_load(s, M, at_tmpl_index(s, mi, md, 4), 1), a1), a2);
-                }
-            items[vh * m + vw] = at_ir_store(s, Y, at_tmpl_i(s, vh * m + vw), sum_terms(s, terms, nt, w->ot));
-        }
+        for (int vw = 0; vw < m; vw++)
+            items[vh * m + vw] = at_ir_store(s, Y, at_tmpl_i(s, vh * m + vw),
+                                             at_tmpl_wino_transform(s, w->ot, w->t.A, al, m, 1, vh, vw, at_tmpl_wino_gemm_elem, &mc));
 
     /* the m x m tile, hi and wi unrolled, ragged edges guarded */
     at_tmpl_loop tl[2] = {at_tmpl_loop_new(s, "hi", m, AT_IR_UNROLLED), at_tmpl_loop_new(s, "wi", m, AT_IR_UNROLLED)};
     const at_ir_expr *hi = at_ir_v(s, tl[0].var), *wi = at_ir_v(s, tl[1].var);
     const at_ir_expr *h = at_ir_add(s, at_ir_mul(s, ho, at_tmpl_i(s, m)), hi), *ww = at_ir_add(s, at_ir_mul(s, wo, at_tmpl_i(s, m)), wi);
     const at_ir_expr *oi[4] = {n, co, h, ww};
-    const int64_t od[4] = {g->n, g->co, w->H, w->W};
+    const int64_t od[4] = {g->n, g->co, w->t.H, w->t.W};
     const at_ir_stmt *st = at_ir_store(s, out, at_tmpl_index(s, oi, od, 4),
                                        at_ir_load(s, Y, at_ir_add(s, at_ir_mul(s, hi, at_tmpl_i(s, m)), wi), 1));
     const at_ir_expr *cond = NULL;
-    if (w->H % m) cond = at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, w->H));
-    if (w->W % m) cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, ww, at_tmpl_i(s, w->W)));
+    if (w->t.H % m) cond = at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, w->t.H));
+    if (w->t.W % m) cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, ww, at_tmpl_i(s, w->t.W)));
     if (cond) st = at_ir_if(s, cond, st, NULL);
     items[m * m] = at_tmpl_nest(s, tl, 2, st);
     at_ir_add_kernel(s, "output_kernel", at_tmpl_nest(s, bind, 2, at_ir_seq(s, items, (size_t)(m * m + 1))));
@@ -285,17 +254,9 @@ static at_status schedule(const at_args *args, const at_config *c, at_ir_sched *
     const at_conv2d_args *a = &args->u.conv2d;
     wg w;
     memset(&w, 0, sizeof w);
-    at_op_conv2d_geom(args->op, a, &w.g);
-    const at_conv2d_geom *g = &w.g;
+    at_tmpl_wino_init(args, at_op_winograd_tile(a), &w.t);
+    const at_conv2d_geom *g = &w.t.g;
     w.ot = a->out_dtype;
-    w.m = at_op_winograd_tile(a);
-    w.al = w.m + 2;
-    at_op_winograd_matrices(w.m, &w.A, &w.B, &w.G);
-    w.H = g->oh;
-    w.W = g->ow;
-    w.nH = (w.H + w.m - 1) / w.m;
-    w.nW = (w.W + w.m - 1) / w.m;
-    w.P = g->n * w.nH * w.nW;
     w.bna = at_config_other_int(c, TILE_BNA);
     w.bnb = at_config_other_int(c, TILE_BNB);
     w.yt = at_config_other_int(c, YT);
@@ -315,17 +276,17 @@ static at_status schedule(const at_args *args, const at_config *c, at_ir_sched *
     w.t1 = t1[1];
     w.t2 = t2[1];
     w.cu = cu[1];
-    w.P_round = (w.P + w.bnb - 1) / w.bnb * w.bnb;
-    double sizes[2] = {(double)w.al * w.al * g->co * w.P_round, (double)w.al * w.al * w.P_round * g->ci};
+    w.P_round = (w.t.P + w.bnb - 1) / w.bnb * w.bnb;
+    double sizes[2] = {(double)w.t.al * w.t.al * g->co * w.P_round, (double)w.t.al * w.t.al * w.P_round * g->ci};
     if (sizes[0] > (double)(1LL << 31) - 1 || sizes[1] > (double)(1LL << 31) - 1)
         return AT_FAIL(AT_EINVAL, "winograd buffers of more than 2^31 elements");
 
     const at_ir_buffer *data = at_ir_param(s, "data", a->dtype, g->n * g->ci * g->ih * g->iw, AT_IR_INPUT);
     const at_ir_buffer *kernel = at_ir_param(s, "kernel", a->kernel_dtype, g->co * g->ci * 9, AT_IR_INPUT);
-    const at_ir_buffer *out = at_ir_param(s, "output", w.ot, g->n * g->co * w.H * w.W, AT_IR_OUTPUT);
-    const at_ir_buffer *U = at_ir_temp(s, "U", w.ot, w.al * w.al * g->co * g->ci);
-    const at_ir_buffer *V = at_ir_temp(s, "V", w.ot, w.al * w.al * w.P_round * g->ci);
-    const at_ir_buffer *M = at_ir_temp(s, "M", w.ot, w.al * w.al * g->co * w.P_round);
+    const at_ir_buffer *out = at_ir_param(s, "output", w.ot, g->n * g->co * w.t.H * w.t.W, AT_IR_OUTPUT);
+    const at_ir_buffer *U = at_ir_temp(s, "U", w.ot, w.t.al * w.t.al * g->co * g->ci);
+    const at_ir_buffer *V = at_ir_temp(s, "V", w.ot, w.t.al * w.t.al * w.P_round * g->ci);
+    const at_ir_buffer *M = at_ir_temp(s, "M", w.ot, w.t.al * w.t.al * g->co * w.P_round);
     u_stage(s, &w, kernel, U);
     v_stage(s, &w, data, V);
     m_stage(s, &w, U, V, M);

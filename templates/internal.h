@@ -174,6 +174,54 @@ const at_ir_expr *at_tmpl_sp_conv_term(at_ir_sched *s, const at_tmpl_sp *p, cons
                                        const at_ir_expr *w, const at_ir_expr *co, const at_ir_expr *ci,
                                        const at_ir_expr *kh, const at_ir_expr *kw, const at_ir_expr *const spv[3]);
 
+/* ---- Winograd F(m x m, 3 x 3) (templates/winograd.c) ---------------------------------------- */
+
+/* The tile geometry TVM's Winograd computes (Mali's and CUDA's) derive from the workload. */
+typedef struct at_tmpl_wino {
+    at_conv2d_geom g;
+    int            m, al;          /* output tile, alpha = m + 2 */
+    const double  *A, *B, *G;      /* at_op_winograd_matrices(m) */
+    int64_t        H, W, nH, nW, P; /* output extents, tiles per column and row, tiles N nH nW */
+} at_tmpl_wino;
+
+/* *w for conv2d_nchw_winograd args and tile size m (2 or 4: each template picks its own). */
+void at_tmpl_wino_init(const at_args *args, int m, at_tmpl_wino *w);
+
+/* Element (eps, nu) of input tile p (n nH nW + th nW + tw) of channel ci, read from data through
+ * topi's inlined zero padding and cast to ot: data_pad[n][ci][th m + eps][tw m + nu]. */
+const at_ir_expr *at_tmpl_wino_tile_load(at_ir_sched *s, const at_tmpl_wino *w, const at_ir_buffer *data,
+                                         at_ir_type ot, const at_ir_expr *p, const at_ir_expr *ci,
+                                         const at_ir_expr *eps, const at_ir_expr *nu);
+
+/* The element x(a, b) of the transformed block, for the constant-indexed (unrolled) a, b. */
+typedef const at_ir_expr *(*at_tmpl_wino_elem)(at_ir_sched *s, int a, int b, void *ctx);
+
+/* sum over a, b in [0, n) of x(a, b) * T[a sa + i si] * T[b sa + j si] in type t, a outer, terms
+ * with a zero coefficient left out and unit coefficients not multiplied (what TVM's constant
+ * folding leaves of its unrolled reduction); 0 when no term is left. B^T d B: T = B, sa = alpha,
+ * si = 1; A^T M A: T = A, sa = m, si = 1; G g G^T: T = G, n = 3, sa = 1, si = 3. */
+const at_ir_expr *at_tmpl_wino_transform(at_ir_sched *s, at_ir_type t, const double *T, int n, int sa, int si, int i,
+                                         int j, at_tmpl_wino_elem x, void *ctx);
+
+/* at_tmpl_wino_elem of the kernel transform: kernel[co][ci][a][b] (a 3 x 3 OIHW kernel) cast to ot. */
+typedef struct at_tmpl_wino_kernel_ctx {
+    const at_tmpl_wino *w;
+    const at_ir_buffer *kernel;
+    at_ir_type          ot;
+    const at_ir_expr   *co, *ci;
+} at_tmpl_wino_kernel_ctx;
+const at_ir_expr *at_tmpl_wino_kernel_elem(at_ir_sched *s, int a, int b, void *ctx);
+
+/* at_tmpl_wino_elem of the inverse transform: M[a][b][co][p] of the batched GEMM's alpha x alpha x
+ * CO x n_p output. */
+typedef struct at_tmpl_wino_gemm_ctx {
+    const at_tmpl_wino *w;
+    const at_ir_buffer *M;
+    int64_t             n_p;
+    const at_ir_expr   *co, *p;
+} at_tmpl_wino_gemm_ctx;
+const at_ir_expr *at_tmpl_wino_gemm_elem(at_ir_sched *s, int a, int b, void *ctx);
+
 /* ---- testing/matmul (templates/matmul.c) ---------------------------------------------------- */
 
 enum { AT_TMPL_MATMUL_TILE_Y, AT_TMPL_MATMUL_TILE_X, AT_TMPL_MATMUL_N_KNOBS };

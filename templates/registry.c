@@ -8,12 +8,16 @@ extern const at_template at_tmpl_add_vta;
 extern const at_template at_tmpl_conv2d_nchw_cuda;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
+extern const at_template at_tmpl_conv2d_nchw_winograd_cuda;
 extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
 extern const at_template at_tmpl_conv2d_packed_vta;
+extern const at_template at_tmpl_dense_large_batch_gpu;
 extern const at_template at_tmpl_dense_mali;
 extern const at_template at_tmpl_dense_nopack_x86;
 extern const at_template at_tmpl_dense_pack_x86;
+extern const at_template at_tmpl_dense_small_batch_gpu;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_arm_cpu;
+extern const at_template at_tmpl_depthwise_conv2d_nchw_cuda;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_mali;
 extern const at_template at_tmpl_matmul_llvm;
 extern const at_template at_tmpl_matmul_opencl;
@@ -24,12 +28,16 @@ static const at_template *const table[] = {
     &at_tmpl_conv2d_nchw_cuda,              /* conv2d_nchw.cuda, opencl */
     &at_tmpl_conv2d_nchw_spatial_pack_arm_cpu, /* conv2d_nchw_spatial_pack.arm_cpu, llvm */
     &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
+    &at_tmpl_conv2d_nchw_winograd_cuda,     /* conv2d_nchw_winograd.cuda, opencl */
     &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
     &at_tmpl_conv2d_packed_vta,             /* conv2d_packed.vta, vta */
     &at_tmpl_dense_mali,                    /* dense.mali, opencl */
+    &at_tmpl_dense_large_batch_gpu,         /* dense_large_batch.gpu, opencl */
     &at_tmpl_dense_nopack_x86,              /* dense_nopack.x86, llvm */
     &at_tmpl_dense_pack_x86,                /* dense_pack.x86, llvm */
+    &at_tmpl_dense_small_batch_gpu,         /* dense_small_batch.gpu, opencl */
     &at_tmpl_depthwise_conv2d_nchw_arm_cpu, /* depthwise_conv2d_nchw.arm_cpu, llvm */
+    &at_tmpl_depthwise_conv2d_nchw_cuda,    /* depthwise_conv2d_nchw.cuda, opencl */
     &at_tmpl_depthwise_conv2d_nchw_mali,    /* depthwise_conv2d_nchw.mali, opencl */
     &at_tmpl_multiply_vta,                  /* multiply.vta, vta */
     &at_tmpl_matmul_opencl,                 /* testing/matmul, opencl */

@@ -99,12 +99,13 @@ at_status at_task_config(const at_task *t, int64_t index, at_config **out)
     return at_space_get(t->space, index, out);
 }
 
-/* The program's parameters must be the op's signature: a template bug otherwise. */
-static void check_signature(const at_task *t, const at_ir_program *p)
+/* The program's parameters must be the op's signature (then an epilogue's): a template bug
+ * otherwise. */
+static void check_signature(const at_task *t, const at_ir_program *p, bool fused)
 {
     at_tensor_desc d[AT_OP_MAX_TENSORS];
     size_t n = at_op_tensors(&t->args, d);
-    AT_ASSERT(at_ir_program_n_params(p) == n);
+    AT_ASSERT(fused ? at_ir_program_n_params(p) >= n : at_ir_program_n_params(p) == n);
     for (size_t i = 0; i < n; i++) {
         AT_ASSERT(at_ir_type_eq(p->bufs[i]->elem, d[i].dtype));
         AT_ASSERT(p->bufs[i]->size == d[i].n_elems);
@@ -112,11 +113,13 @@ static void check_signature(const at_task *t, const at_ir_program *p)
     }
 }
 
-at_status at_task_instantiate(const at_task *t, const at_config *c, at_arena *arena, const at_ir_program **out)
+static at_status instantiate(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
+                             const at_ir_program **out)
 {
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, t->tmpl->name);
     if (!s) return AT_OOM();
+    if (epi) at_ir_sched_set_epilogue(s, epi);
     /* templates read knobs by position; a log's config naming them in another order applies by
      * name, as in TVM */
     at_config *ordered = NULL;
@@ -126,8 +129,19 @@ at_status at_task_instantiate(const at_task *t, const at_config *c, at_arena *ar
     if (st != AT_OK) return st;
     const at_ir_program *p;
     AT_TRY(at_ir_sched_finish(s, &p));
-    check_signature(t, p);
+    check_signature(t, p, epi != NULL);
     AT_TRY(at_ir_verify(p));
     *out = p;
     return AT_OK;
+}
+
+at_status at_task_instantiate(const at_task *t, const at_config *c, at_arena *arena, const at_ir_program **out)
+{
+    return instantiate(t, c, NULL, arena, out);
+}
+
+at_status at_task_instantiate_fused(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
+                                    const at_ir_program **out)
+{
+    return instantiate(t, c, epi, arena, out);
 }

@@ -107,4 +107,10 @@ at_status at_task_fallback_config(const at_task *t, const at_config *const *refs
  * signature is a template bug (AT_ASSERT). */
 at_status at_task_instantiate(const at_task *t, const at_config *c, at_arena *arena, const at_ir_program **out);
 
+/* The same with an output epilogue fused into the template's output stage (at_ir_epilogue,
+ * borrowed): the signature is the op's then the epilogue's parameters. AT_EINVAL also when the
+ * template reads its output (nothing fused: run the epilogue as its own program). */
+at_status at_task_instantiate_fused(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
+                                    const at_ir_program **out);
+
 #endif

@@ -194,6 +194,45 @@ static void emit_eval(const at_tune_eval_opts *o, at_tune_net_event *ev)
     if (o->on_event) o->on_event(o->user, ev);
 }
 
+/* Median per-node device times of `repeat` profiled runs, for the nodes that run a program. */
+static at_status profile_layers(const at_net *net, const at_net_plan *plan, const at_net_tasks *ts, at_net_exec *e,
+                                size_t repeat, at_tune_eval_result *res)
+{
+    size_t nn = at_net_n_nodes(net);
+    double *ms = at_calloc(nn * repeat, sizeof *ms), *col = at_calloc(repeat, sizeof *col);
+    res->layers = at_calloc(nn, sizeof *res->layers);
+    at_status st = ms && col && res->layers ? AT_OK : AT_OOM();
+    for (size_t r = 0; st == AT_OK && r < repeat; r++) {
+        double *node_ms = at_calloc(nn, sizeof *node_ms);
+        st = node_ms ? at_net_exec_profile(e, node_ms) : AT_OOM();
+        for (size_t i = 0; st == AT_OK && i < nn; i++) ms[i * repeat + r] = node_ms[i];
+        at_free(node_ms);
+    }
+    for (size_t i = 1; st == AT_OK && i < nn; i++) {
+        const at_net_node *n = at_net_node_at(net, i);
+        memcpy(col, &ms[i * repeat], repeat * sizeof *col);
+        double t = median(col, repeat);
+        at_net_pick pick;
+        bool anchor = at_net_plan_pick(plan, i, &pick);
+        if (t <= 0 && !anchor) continue; /* aliases and nodes fused away */
+        at_tune_eval_layer *l = &res->layers[res->n_layers++];
+        snprintf(l->name, sizeof l->name, "%s", n->name);
+        l->op = at_net_op_name(n->op);
+        l->ms = t;
+        l->config = -1;
+        if (anchor) {
+            const at_task *task = at_net_tasks_at(ts, pick.task);
+            l->tmpl = at_task_template(task);
+            l->config = pick.tuned ? at_config_index(pick.config) : -1;
+            l->tuned = pick.tuned;
+            l->flop = at_task_flop(task);
+        }
+    }
+    at_free(ms);
+    at_free(col);
+    return st;
+}
+
 at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
 {
     AT_ASSERT(o && out);
@@ -256,11 +295,13 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         st = at_net_exec_set_input(e, x);
     }
     if (st == AT_OK) st = at_net_exec_run(e, NULL); /* warm-up: weight packing, first launches */
+    /* wall times without profiling (events cost host time), then device times on their own */
     for (size_t i = 0; st == AT_OK && i < repeat; i++) {
         double t0 = at_clock_mono_s();
-        st = at_net_exec_run(e, &dev[i]);
+        st = at_net_exec_run(e, NULL);
         wall[i] = (at_clock_mono_s() - t0) * 1e3;
     }
+    for (size_t i = 0; st == AT_OK && i < repeat; i++) st = at_net_exec_run(e, &dev[i]);
     if (st == AT_OK) {
         double sum = 0, sq = 0;
         for (size_t i = 0; i < repeat; i++) sum += wall[i];
@@ -270,6 +311,7 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         res.median_ms = median(wall, repeat);
         res.device_ms = median(dev, repeat);
     }
+    if (st == AT_OK && o->profile) st = profile_layers(net, plan, ts, e, repeat, &res);
     if (st == AT_OK && o->check) {
         res.checked = true;
         st = at_net_exec_check(e, x, 1e-4, 1e-3, false, &res.check);
@@ -284,6 +326,16 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
     at_net_free(net);
     at_free(dev);
     at_free(wall);
-    if (st == AT_OK) *out = res;
+    if (st == AT_OK)
+        *out = res;
+    else
+        at_tune_eval_result_fini(&res);
     return st;
+}
+
+void at_tune_eval_result_fini(at_tune_eval_result *r)
+{
+    at_free(r->layers);
+    r->layers = NULL;
+    r->n_layers = 0;
 }

@@ -106,9 +106,21 @@ typedef struct at_tune_eval_opts {
                                     0 -> online cores */
     size_t         repeat;       /* timed runs; 0 -> 10 */
     bool           check;        /* compare the output with the reference executor */
+    bool           profile;      /* per-layer device times (medians of `repeat` profiled runs) */
     at_tune_net_event_fn on_event;
     void          *user;
 } at_tune_eval_opts;
+
+/* One node that runs a program, as profiled. */
+typedef struct at_tune_eval_layer {
+    char               name[64];  /* the node's */
+    const char        *op;        /* at_net_op_name */
+    const at_template *tmpl;      /* anchors: the implementation run (its fused epilogue included) */
+    int64_t            config;    /* anchors: its config index (-1: fallback) */
+    bool               tuned;     /* anchors: a record chose the config */
+    double             ms;        /* median device time */
+    double             flop;      /* anchors: FLOPs of one run (the task's); else 0 */
+} at_tune_eval_layer;
 
 typedef struct at_tune_eval_result {
     double  mean_ms, std_ms;       /* wall time per run over `repeat` runs (after a warm-up) */
@@ -118,7 +130,12 @@ typedef struct at_tune_eval_result {
     at_tune_dispatch_stats dispatch;
     bool    checked;               /* check was asked for */
     at_net_check check;            /* what the check found (n_bad 0: matches) */
+    at_tune_eval_layer *layers;    /* profile: in node order (owned: at_tune_eval_result_fini) */
+    size_t  n_layers;
 } at_tune_eval_result;
+
+/* Frees what a result owns (the layers). */
+void at_tune_eval_result_fini(at_tune_eval_result *r);
 
 /* Builds the network with parameters, dispatches every task (log > TopHub > fallback), builds
  * its programs on the OpenCL device -- or, for a target of the LLVM family (arm_cpu), compiles

@@ -68,6 +68,32 @@ static at_status ocl_prog_run(void *ctx, void *prog, void *const *bufs, size_t n
     return AT_OK;
 }
 
+static at_status ocl_seq_new(void *ctx, void **out)
+{
+    at_ocl_seq *s;
+    AT_TRY(at_ocl_seq_new(ctx, &s));
+    *out = s;
+    return AT_OK;
+}
+
+static at_status ocl_seq_add(void *ctx, void *seq, void *prog, void *const *bufs, size_t n)
+{
+    (void)ctx;
+    return at_ocl_seq_add(seq, prog, (at_ocl_buf *const *)bufs, n);
+}
+
+static at_status ocl_seq_run(void *ctx, void *seq, bool skip_prepare, double *device_ms, double *step_ms)
+{
+    (void)ctx;
+    return at_ocl_seq_run(seq, !skip_prepare, device_ms, step_ms);
+}
+
+static void ocl_seq_free(void *ctx, void *seq)
+{
+    (void)ctx;
+    at_ocl_seq_free(seq);
+}
+
 static const at_net_backend_i ocl_backend = {
     .name = "opencl",
     .buf_new = ocl_buf_new,
@@ -77,6 +103,10 @@ static const at_net_backend_i ocl_backend = {
     .prog_new = ocl_prog_new,
     .prog_free = ocl_prog_free,
     .prog_run = ocl_prog_run,
+    .seq_new = ocl_seq_new,
+    .seq_add = ocl_seq_add,
+    .seq_run = ocl_seq_run,
+    .seq_free = ocl_seq_free,
 };
 
 const at_net_backend_i *at_tune_ocl_backend(void)

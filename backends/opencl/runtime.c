@@ -552,6 +552,111 @@ at_status at_ocl_prog_run(at_ocl_prog *p, int64_t number, double *device_ms)
     return st;
 }
 
+/* ---- recorded sequences ------------------------------------------------------------------------ */
+
+typedef struct seq_launch {
+    cl_kernel                 kernel;
+    size_t                    add; /* which at_ocl_seq_add made it */
+    const at_ocl_kernel_info *info; /* the program's, which outlives the sequence */
+} seq_launch;
+
+struct at_ocl_seq {
+    at_ocl_ctx *ctx;
+    seq_launch *launches;
+    size_t      n, cap, n_adds;
+    cl_event   *events;  /* n of them, for profiled runs */
+    size_t     *evented; /* the launch of each event */
+};
+
+at_status at_ocl_seq_new(at_ocl_ctx *ctx, at_ocl_seq **out)
+{
+    *out = at_calloc(1, sizeof **out);
+    if (!*out) return AT_OOM();
+    (*out)->ctx = ctx;
+    return AT_OK;
+}
+
+void at_ocl_seq_free(at_ocl_seq *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->n; i++) clReleaseKernel(s->launches[i].kernel);
+    at_free(s->launches);
+    at_free(s->events);
+    at_free(s->evented);
+    at_free(s);
+}
+
+at_status at_ocl_seq_add(at_ocl_seq *s, const at_ocl_prog *p, at_ocl_buf *const *bufs, size_t n_bufs)
+{
+    if (s->n + p->n_kernels > s->cap) {
+        size_t cap = s->cap ? s->cap : 64;
+        while (cap < s->n + p->n_kernels) cap *= 2;
+        seq_launch *l = at_realloc(s->launches, cap * sizeof *l);
+        if (!l) return AT_OOM();
+        s->launches = l;
+        cl_event *ev = at_realloc(s->events, cap * sizeof *ev);
+        if (!ev) return AT_OOM();
+        s->events = ev;
+        size_t *which = at_realloc(s->evented, cap * sizeof *which);
+        if (!which) return AT_OOM();
+        s->evented = which;
+        s->cap = cap;
+    }
+    for (size_t k = 0; k < p->n_kernels; k++) {
+        const at_ocl_kernel_info *ki = &p->info[k];
+        cl_int err;
+        cl_kernel kern = clCreateKernel(p->program, ki->name, &err);
+        if (err != CL_SUCCESS) return AT_FAIL(AT_EDEVICE, "clCreateKernel %s: %s (%d)", ki->name, at_ocl_err_name(err), (int)err);
+        for (size_t a = 0; err == CL_SUCCESS && a < ki->n_args; a++) {
+            AT_ASSERT(ki->args[a] < n_bufs && bufs[ki->args[a]]);
+            err = clSetKernelArg(kern, (cl_uint)a, sizeof(cl_mem), &bufs[ki->args[a]]->mem);
+        }
+        if (err != CL_SUCCESS) {
+            clReleaseKernel(kern);
+            return AT_FAIL(AT_EDEVICE, "clSetKernelArg %s: %s (%d)", ki->name, at_ocl_err_name(err), (int)err);
+        }
+        s->launches[s->n++] = (seq_launch){.kernel = kern, .add = s->n_adds, .info = ki};
+    }
+    s->n_adds++;
+    return AT_OK;
+}
+
+at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, double *per_add_ms)
+{
+    at_status st = AT_OK;
+    if (per_add_ms)
+        for (size_t i = 0; i < s->n_adds; i++) per_add_ms[i] = 0;
+    size_t queued = 0;
+    for (size_t i = 0; i < s->n && st == AT_OK; i++) {
+        const seq_launch *l = &s->launches[i];
+        if (l->info->prepare && !with_prepare) continue;
+        cl_event *ev = device_ms ? &s->events[queued] : NULL;
+        cl_int err = clEnqueueNDRangeKernel(s->ctx->queue, l->kernel, l->info->work_dim, NULL, l->info->gws, l->info->lws, 0,
+                                            NULL, ev);
+        if (err != CL_SUCCESS)
+            st = AT_FAIL(AT_EDEVICE, "clEnqueueNDRangeKernel %s: %s (%d)", l->info->name, at_ocl_err_name(err), (int)err);
+        else if (device_ms)
+            s->evented[queued++] = i;
+    }
+    cl_int err = clFinish(s->ctx->queue);
+    if (st == AT_OK) st = at_ocl_check(err, "clFinish (network)");
+    double total_ns = 0;
+    for (size_t i = 0; i < queued; i++) {
+        cl_ulong t0 = 0, t1 = 0;
+        cl_int e1 = clGetEventProfilingInfo(s->events[i], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        cl_int e2 = clGetEventProfilingInfo(s->events[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        if (st == AT_OK && (e1 != CL_SUCCESS || e2 != CL_SUCCESS))
+            st = at_ocl_check(e1 != CL_SUCCESS ? e1 : e2, "clGetEventProfilingInfo");
+        else if (t1 > t0) {
+            total_ns += (double)(t1 - t0);
+            if (per_add_ms) per_add_ms[s->launches[s->evented[i]].add] += (double)(t1 - t0) / 1e6;
+        }
+        clReleaseEvent(s->events[i]);
+    }
+    if (st == AT_OK && device_ms) *device_ms = total_ns / 1e6;
+    return st;
+}
+
 #else /* built without OpenCL */
 
 #define NO_OPENCL() AT_FAIL(AT_EUNSUPPORTED, "built without OpenCL (AT_WITH_OPENCL=OFF)")
@@ -650,6 +755,30 @@ at_status at_ocl_prog_first_launch(at_ocl_prog *p)
 at_status at_ocl_prog_run(at_ocl_prog *p, int64_t number, double *device_ms)
 {
     (void)p, (void)number, (void)device_ms;
+    return NO_OPENCL();
+}
+
+at_status at_ocl_seq_new(at_ocl_ctx *ctx, at_ocl_seq **out)
+{
+    (void)ctx;
+    *out = NULL;
+    return NO_OPENCL();
+}
+
+void at_ocl_seq_free(at_ocl_seq *s)
+{
+    AT_ASSERT(s == NULL);
+}
+
+at_status at_ocl_seq_add(at_ocl_seq *s, const at_ocl_prog *p, at_ocl_buf *const *bufs, size_t n_bufs)
+{
+    (void)s, (void)p, (void)bufs, (void)n_bufs;
+    return NO_OPENCL();
+}
+
+at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, double *per_add_ms)
+{
+    (void)s, (void)with_prepare, (void)device_ms, (void)per_add_ms;
     return NO_OPENCL();
 }
 

@@ -106,4 +106,25 @@ at_status at_ocl_prog_first_launch(at_ocl_prog *p);
  * OpenCL error), AT_ENOMEM. */
 at_status at_ocl_prog_run(at_ocl_prog *p, int64_t number, double *device_ms);
 
+/* A recorded sequence of launches for a whole network: each added program's kernels get their
+ * own cl_kernel objects with the arguments set once, so a run is the enqueues alone, back to back,
+ * and one wait at the end (no per-run argument setting, allocation or host wait between
+ * kernels). The programs and buffers added must outlive the sequence. */
+typedef struct at_ocl_seq at_ocl_seq;
+
+/* An empty sequence on ctx (which must outlive it). *out owned by the caller. AT_ENOMEM. */
+at_status at_ocl_seq_new(at_ocl_ctx *ctx, at_ocl_seq **out);
+void      at_ocl_seq_free(at_ocl_seq *s);
+
+/* Appends p's kernels in order, bound to bufs as at_ocl_prog_bind binds them. AT_EDEVICE,
+ * AT_ENOMEM. */
+at_status at_ocl_seq_add(at_ocl_seq *s, const at_ocl_prog *p, at_ocl_buf *const *bufs, size_t n_bufs);
+
+/* Enqueues every launch in order (preparation kernels only when with_prepare) and waits once.
+ * When device_ms is not NULL, each launch is profiled and *device_ms is the sum of their
+ * START..END times (events cost host time: leave it NULL to time the host); per_add_ms (optional,
+ * with device_ms) then gets the time of each at_ocl_seq_add's kernels, in add order. AT_EDEVICE
+ * (the message names the kernel), AT_ENOMEM. */
+at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, double *per_add_ms);
+
 #endif

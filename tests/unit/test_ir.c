@@ -597,6 +597,62 @@ static void interp_should_pass_temporaries_between_kernels_and_run_vectorized_lo
     }
 }
 
+/* ---- output epilogue ------------------------------------------------------------------------ */
+
+static void epi_params(at_ir_sched *s, void *ctx)
+{
+    const at_ir_buffer **bias = ctx;
+    *bias = at_ir_param(s, "bias", AT_IR_F32, 4, AT_IR_INPUT);
+}
+
+static const at_ir_expr *epi_apply(at_ir_sched *s, void *ctx, const at_ir_expr *index, const at_ir_expr *v)
+{
+    const at_ir_buffer **bias = ctx;
+    return at_ir_add(s, v, at_ir_load(s, *bias, index, v->type.lanes));
+}
+
+static void an_epilogue_should_follow_the_output_and_rewrite_its_stores_only(void **state)
+{
+    fixture *f = *state;
+    const at_ir_buffer *bias = NULL;
+    const at_ir_epilogue epi = {.params = epi_params, .apply = epi_apply, .ctx = &bias};
+    at_ir_sched_set_epilogue(f->s, &epi);
+    const at_ir_buffer *x = at_ir_param(f->s, "x", AT_IR_F32, 4, AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(f->s, "y", AT_IR_F32, 4, AT_IR_OUTPUT);
+    const at_ir_buffer *t = at_ir_temp(f->s, "t", AT_IR_F32, 4);
+    const at_ir_var *i = at_ir_var_new(f->s, "i", AT_IR_I32);
+    const at_ir_expr *iv = at_ir_v(f->s, i);
+    const at_ir_stmt *body = at_ir_seq2(f->s, at_ir_store(f->s, t, iv, at_ir_load(f->s, x, iv, 1)),
+                                        at_ir_store(f->s, y, iv, at_ir_load(f->s, t, iv, 1)));
+    at_ir_add_kernel(f->s, "k", at_ir_for(f->s, i, 4, AT_IR_THREAD_X, body));
+    const at_ir_program *p = finish(f->s);
+    /* signature x, y, bias; then the temporary */
+    assert_int_equal(at_ir_program_n_params(p), 3);
+    assert_ptr_equal(p->bufs[2], bias);
+    assert_ptr_equal(p->bufs[3], t);
+    float xs[4] = {1, 2, 3, 4}, ys[4] = {0}, bs[4] = {10, 20, 30, 40};
+    void *bufs[3] = {xs, ys, bs};
+    assert_ok(at_ir_interp(p, bufs));
+    for (int k = 0; k < 4; k++) assert_true(ys[k] == xs[k] + bs[k]); /* y only; t untouched by the epilogue */
+}
+
+static void a_program_reading_its_output_should_refuse_an_epilogue(void **state)
+{
+    fixture *f = *state;
+    const at_ir_buffer *bias = NULL;
+    const at_ir_epilogue epi = {.params = epi_params, .apply = epi_apply, .ctx = &bias};
+    at_ir_sched_set_epilogue(f->s, &epi);
+    const at_ir_buffer *y = at_ir_param(f->s, "y", AT_IR_F32, 4, AT_IR_OUTPUT);
+    const at_ir_var *i = at_ir_var_new(f->s, "i", AT_IR_I32);
+    const at_ir_expr *iv = at_ir_v(f->s, i);
+    /* y[i] += 1 accumulates in the output: adding the bias at every store would be wrong */
+    const at_ir_stmt *st = at_ir_store(f->s, y, iv, at_ir_add(f->s, at_ir_load(f->s, y, iv, 1), at_ir_f32(f->s, 1)));
+    at_ir_add_kernel(f->s, "k", at_ir_for(f->s, i, 4, AT_IR_THREAD_X, st));
+    const at_ir_program *p;
+    assert_int_equal(at_ir_sched_finish(f->s, &p), AT_EINVAL);
+    assert_non_null(strstr(at_last_error(), "reads its output y"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +685,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(interp_should_report_a_divergent_barrier, setup, teardown),
         cmocka_unit_test_setup_teardown(interp_should_report_out_of_bounds_and_bad_intrinsics, setup, teardown),
         cmocka_unit_test_setup_teardown(interp_should_pass_temporaries_between_kernels_and_run_vectorized_loops, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_epilogue_should_follow_the_output_and_rewrite_its_stores_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_program_reading_its_output_should_refuse_an_epilogue, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,6 +130,52 @@ static void resnet18_should_give_the_16_conv2d_tasks_of_spec_2_2(void **state)
     at_net_tasks_free(ts);
 }
 
+/* TVM's cuda strategy on resnet-18 (opencl reaches it by the key gpu): per conv the direct
+ * template, then Winograd for the 3x3 stride-1 ones (plevel 5, same workload), depthwise none,
+ * and dense_small_batch.gpu alone at batch 1 (dense_large_batch.gpu needs batch >= 32). */
+static void resnet18_on_the_gpu_target_should_follow_tvms_cuda_strategy(void **state)
+{
+    (void)state;
+    for (int64_t batch = 1; batch <= 32; batch += 31) {
+        at_net *net;
+        at_net_tasks *ts, *mali;
+        at_net_opts o = {.batch = batch};
+        assert_ok(at_net_load("resnet-18", &o, &net));
+        assert_ok(at_net_extract(net, AT_NET_TARGET_GPU, AT_NET_OPS_ALL, &ts));
+        assert_ok(at_net_extract(net, AT_NET_TARGET_MALI, AT_NET_OPS_ALL, &mali));
+        /* the same workloads in the same order as Mali's (12 direct, 4 Winograd, dense), plus
+         * dense_large_batch.gpu at batch 32 */
+        size_t n = at_net_tasks_count(ts), want = at_net_tasks_count(mali) + (batch >= 32);
+        assert_int_equal(n, want);
+        size_t n_direct = 0, n_wino = 0, n_small = 0, n_large = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *name = at_task_template(at_net_tasks_at(ts, i))->name;
+            if (!strcmp(name, "conv2d_nchw.cuda")) {
+                n_direct++;
+                assert_string_equal(at_task_template(at_net_tasks_at(mali, i))->name, "conv2d_nchw_spatial_pack.mali");
+            } else if (!strcmp(name, "conv2d_nchw_winograd.cuda")) {
+                n_wino++;
+                /* right after its direct task, same args */
+                assert_string_equal(at_task_template(at_net_tasks_at(ts, i - 1))->name, "conv2d_nchw.cuda");
+                assert_string_equal(at_net_tasks_args_json(ts, i), at_net_tasks_args_json(ts, i - 1));
+            } else if (!strcmp(name, "dense_small_batch.gpu")) {
+                n_small++;
+            } else {
+                assert_string_equal(name, "dense_large_batch.gpu");
+                n_large++;
+            }
+            if (i < at_net_tasks_count(mali)) assert_string_equal(at_net_tasks_args_json(ts, i), at_net_tasks_args_json(mali, i));
+        }
+        assert_int_equal(n_direct, 12);
+        assert_int_equal(n_wino, 4);
+        assert_int_equal(n_small, 1);
+        assert_int_equal(n_large, batch >= 32);
+        at_net_tasks_free(mali);
+        at_net_tasks_free(ts);
+        at_net_free(net);
+    }
+}
+
 static void resnet18_with_dense_should_give_17_tasks_the_last_dense(void **state)
 {
     (void)state;
@@ -543,7 +589,13 @@ static void ops_and_targets_should_parse(void **state)
     assert_ok(at_net_target_parse("opencl -device=mali -model=rk3399", &t));
     assert_int_equal(t, AT_NET_TARGET_MALI);
     assert_ok(at_net_target_parse("opencl -keys=mali,opencl,gpu -max_num_threads=256", &t));
-    assert_int_equal(at_net_target_parse("cuda", &t), AT_EUNSUPPORTED);
+    /* TVM's cuda strategy is registered under cuda and gpu: opencl and cuda reach it by gpu */
+    assert_ok(at_net_target_parse("opencl", &t));
+    assert_int_equal(t, AT_NET_TARGET_GPU);
+    assert_ok(at_net_target_parse("cuda -model=titanx", &t));
+    assert_int_equal(t, AT_NET_TARGET_GPU);
+    assert_string_equal(at_net_target_string(AT_NET_TARGET_GPU), "opencl");
+    assert_int_equal(at_net_target_parse("llvm", &t), AT_EUNSUPPORTED);
     assert_int_equal(at_net_target_parse("", &t), AT_EPARSE);
     assert_string_equal(at_net_target_string(AT_NET_TARGET_MALI), "opencl -device=mali");
 }
@@ -646,6 +698,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(resnet18_should_give_the_16_conv2d_tasks_of_spec_2_2),
         cmocka_unit_test(resnet18_with_dense_should_give_17_tasks_the_last_dense),
+        cmocka_unit_test(resnet18_on_the_gpu_target_should_follow_tvms_cuda_strategy),
         cmocka_unit_test(dense_only_should_give_one_task),
         cmocka_unit_test(mobilenet_should_give_19_tasks_and_20_with_dense),
         cmocka_unit_test(other_networks_should_give_the_counts_of_spec_2_6),

@@ -394,11 +394,11 @@ static void tuned_executor_should_match_the_reference_with_fallback_configs(void
     at_net *net = zoo_of_ops();
     size_t n_programs, n_prepared;
     run_and_compare(net, at_net_dispatch_fallback, NULL, &n_programs, &n_prepared);
-    /* 8 anchors with epilogues (c1 dw c2 c3 l r fc fc2: 16 programs) + s2 (1) + bn_in, pool, sum,
-     * cat, gap, softmax (6) */
-    assert_int_equal(n_programs, 16 + 1 + 6);
-    /* c1 and dw share their bias + relu epilogue (8 x 8 x 8), l and r theirs (4 x 4 x 4) */
-    assert_int_equal(n_prepared, 23 - 2);
+    /* 8 anchors with their epilogues fused into the output stage (c1 dw c2 c3 l r fc fc2: 8
+     * programs, TVM's fusion) + s2 (1) + bn_in, pool, sum, cat, gap, softmax (6) */
+    assert_int_equal(n_programs, 8 + 1 + 6);
+    /* every fused anchor is its own (task, epilogue): nothing shared */
+    assert_int_equal(n_prepared, 15);
     at_net_free(net);
 }
 
@@ -603,8 +603,8 @@ static void check_should_report_agreement_and_a_corrupted_program(void **state)
     float *x = random_input(net, 8);
     size_t pool = at_net_find(net, "pool");
     for (int corrupt = 0; corrupt < 2; corrupt++) {
-        /* programs in order: bn_in, c1 + epilogue, dw + epilogue, c2 + epilogue, pool (the 8th) */
-        corrupting c = {.corrupt = corrupt ? 7 : SIZE_MAX};
+        /* programs in order: bn_in, c1, dw, c2 (epilogues fused), pool (the 5th) */
+        corrupting c = {.corrupt = corrupt ? 4 : SIZE_MAX};
         at_net_exec *e;
         assert_ok(at_net_exec_new(net, plan, &corrupting_backend, &c, &e));
         assert_ok(at_net_exec_set_input(e, x));

@@ -95,6 +95,7 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     assert_int_equal(l->n, 1); /* pick-best: one dense workload */
     assert_string_equal(l->recs[0].task_name, "dense.mali");
     assert_int_equal(l->recs[0].result.err, 0);
+    long long dense_index = (long long)at_config_index(l->recs[0].config);
     at_rec_log_free(l);
     /* every record maps back onto its space */
     const char *check[] = {"records", "check", log, NULL};
@@ -102,11 +103,18 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     /* evaluate alone: the log's dense record is used, TopHub answers the convs */
     const char *eval[] = {"evaluate", "resnet-18", "--target", "mali", "--log", log, "--image-shape", "3,32,32",
                           "--num-classes", "10", "--seed", "3", "--repeat", "2", "--check", "--tophub-dir", tophub,
-                          "--cache-dir", cache, NULL};
+                          "--cache-dir", cache, "--profile", NULL};
     assert_int_equal(run(eval), 0);
     assert_non_null(strstr(out_text, "Mean inference time (std dev): "));
     assert_non_null(strstr(out_text, "Output check: matches the reference executor"));
     assert_non_null(strstr(err_text, "dispatch: 1 tuned by the log"));
+    assert_non_null(strstr(err_text, "host overhead"));
+    /* the per-layer table: the classifier runs the log's dense config, the stem a TopHub one */
+    char row[128];
+    snprintf(row, sizeof row, "dense.mali                         %9lld", dense_index);
+    assert_non_null(strstr(out_text, row));
+    assert_non_null(strstr(out_text, "conv2d_nchw_spatial_pack.mali"));
+    assert_non_null(strstr(out_text, "\ntotal "));
 }
 
 /* The workload + index key of every record of a log, checked distinct; returns the count. */

@@ -1,0 +1,46 @@
+/* The anchor epilogue fused into a template's output stores, as TVM's FuseOps puts injective ops
+ * into the anchor's output stage. A store of L lanes at flat index i covers elements i .. i+L-1,
+ * whose channels may differ (a dense row, a row end): the bias is gathered lane by lane, the
+ * residual is one L-lane load. */
+#include "networks/internal.h"
+
+static void epi_params(at_ir_sched *s, void *ctx)
+{
+    at_net_fused_epilogue *e = ctx;
+    if (e->a.shift) e->shift = at_ir_param(s, "epilogue_bias", AT_IR_F32, e->a.channels, AT_IR_INPUT);
+    if (e->a.residual) e->residual = at_ir_param(s, "epilogue_residual", AT_IR_F32, e->a.total, AT_IR_INPUT);
+}
+
+static const at_ir_expr *channel_of(at_ir_sched *s, const at_net_affine *a, const at_ir_expr *i)
+{
+    if (a->inner > 1) i = at_ir_div(s, i, at_ir_i32(s, a->inner));
+    return at_ir_mod(s, i, at_ir_i32(s, a->channels));
+}
+
+static const at_ir_expr *epi_apply(at_ir_sched *s, void *ctx, const at_ir_expr *index, const at_ir_expr *v)
+{
+    at_net_fused_epilogue *e = ctx;
+    int lanes = v->type.lanes;
+    AT_ASSERT(at_ir_type_eq(at_ir_type_with_lanes(AT_IR_F32, lanes), v->type));
+    if (e->shift) {
+        const at_ir_expr *b;
+        if (lanes == 1) {
+            b = at_ir_load(s, e->shift, channel_of(s, &e->a, index), 1);
+        } else {
+            const at_ir_expr *lane[AT_IR_MAX_LANES];
+            for (int l = 0; l < lanes; l++)
+                lane[l] = at_ir_load(s, e->shift, channel_of(s, &e->a, at_ir_add(s, index, at_ir_i32(s, l))), 1);
+            b = at_ir_vector(s, lane, (size_t)lanes);
+        }
+        v = at_ir_add(s, v, b);
+    }
+    if (e->residual) v = at_ir_add(s, v, at_ir_load(s, e->residual, index, lanes));
+    if (e->a.relu) v = at_ir_max(s, v, at_ir_broadcast(s, at_ir_f32(s, 0), lanes));
+    return v;
+}
+
+void at_net_fused_epilogue_init(at_net_fused_epilogue *e, const at_net_affine *a)
+{
+    *e = (at_net_fused_epilogue){.a = *a, .epi = {.params = epi_params, .apply = epi_apply}};
+    e->epi.ctx = e;
+}
