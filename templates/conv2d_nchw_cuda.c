@@ -162,10 +162,12 @@ static const at_ir_expr *div_mod(at_ir_sched *s, const lin *x, int64_t x_max, in
     return div_or_mod(s, &qm, AT_IR_MOD, m);
 }
 
-/* A reduction split as TVM applies a record's sizes: by the inner size (at_tmpl_split_inner), and an
+/* A reduction split as TVM applies a record's sizes: by the inner size (at_tmpl_split_inner). An
  * inner size past the axis (TopHub's 2018 records of 7x1 kernels carry tile_rx [1, 7] for an axis
- * of 1: their tile_rx / tile_ry were renamed when TVM stopped applying them crosswise) as TVM's
- * guarded split runs it: one outer iteration, the guard leaving the inner loop at the axis. */
+ * of 1: their tile_rx / tile_ry were renamed when TVM stopped applying them crosswise) runs as
+ * TVM's guarded split does, one outer iteration with the inner loop cut at the axis; TVM's bound
+ * inference would still size AA for the whole inner extent (reading past an unpadded edge), this
+ * window stops at the axis. */
 static at_status reduce_split(const at_config *c, size_t knob, int64_t extent, int64_t parts[2])
 {
     int64_t sz[2];
