@@ -46,7 +46,7 @@ static const char usage[] =
     "  --repeat N            timing rounds (default 3; with more than 2 the min and max are dropped)\n"
     "  --min-repeat-ms N     grow number until a round lasts N ms (default 0)\n"
     "  --timeout S           run timeout in seconds (default 10)\n"
-    "  --build-timeout S     build timeout in seconds (default 10)\n"
+    "  --build-timeout S     build timeout in seconds (default 10 per builder a core serves)\n"
     "  --cooldown-ms N       pause after each run (default 100)\n"
     "  --n-parallel N        worker processes (default: cores, at most one per config); with\n"
     "                        --rpc-key: measurements in flight (default: servers registered)\n"

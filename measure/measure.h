@@ -25,7 +25,8 @@ typedef struct at_measure_opts {
     int         repeat;           /* timing rounds; 0 -> 3 */
     int         min_repeat_ms;    /* grow number until a round lasts this long; 0 -> 0 */
     int         timeout_ms;       /* one run (first launch, or warm-up + timed rounds); 0 -> 10000 */
-    int         build_timeout_ms; /* instantiate + codegen + device compile; 0 -> 10000 */
+    int         build_timeout_ms; /* instantiate + codegen + device compile; 0 -> 10000 per
+                                     builder a core serves (ceil(n_parallel / cores) x 10 s) */
     int         cooldown_ms;      /* sleep after each run; 0 -> 100 (TVM's 0.1 s), < 0 -> none */
     int         n_parallel;       /* builder worker processes; 0 -> online CPU cores */
     bool        check_correctness;/* compare outputs with the op's reference (WRONG_ANSWER) */

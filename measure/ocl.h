@@ -46,6 +46,10 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
 const at_ocl_device_info *at_meas_ocl_device(const at_meas_ocl *m);
 
 size_t at_meas_ocl_n_workers(const at_meas_ocl *m);
+
+/* The build timeout the pool applies (ms): as asked, or by default 10 s for each builder process
+ * a core has to serve (ceil(workers / cores) x 10 s: builders sharing a core each build slower). */
+int at_meas_ocl_build_timeout_ms(const at_meas_ocl *m);
 /* Process id of worker i, or -1 while it is not running (tests kill workers with it). */
 long at_meas_ocl_worker_pid(const at_meas_ocl *m, size_t i);
 

@@ -467,7 +467,6 @@ static at_status pool_new(const at_measure_opts *opts, at_meas_backend backend, 
     if (!o->number) o->number = 4;
     if (!o->repeat) o->repeat = 3;
     if (!o->timeout_ms) o->timeout_ms = 10000;
-    if (!o->build_timeout_ms) o->build_timeout_ms = 10000;
     if (!o->cooldown_ms) o->cooldown_ms = 100;
     if (!o->seed) o->seed = 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -480,6 +479,8 @@ static at_status pool_new(const at_measure_opts *opts, at_meas_backend backend, 
                o->n_parallel, AT_MEAS_MAX_WORKERS_PER_CORE, AT_MEAS_MAX_WORKERS_PER_CORE * cores, cores);
         o->n_parallel = (int)(AT_MEAS_MAX_WORKERS_PER_CORE * cores);
     }
+    /* TVM's 10 s assumes a builder per core; more builders than cores share them */
+    if (!o->build_timeout_ms) o->build_timeout_ms = 10000 * (int)((o->n_parallel + cores - 1) / cores);
     bool oom = false;
     o->device = m->device = dup_opt(opts->device, &oom);
     o->cache_dir = m->cache_dir = dup_opt(opts->cache_dir, &oom);
@@ -692,6 +693,11 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
 const at_ocl_device_info *at_meas_ocl_device(const at_meas_ocl *m)
 {
     return &m->dev;
+}
+
+int at_meas_ocl_build_timeout_ms(const at_meas_ocl *m)
+{
+    return m->cfg.opts.build_timeout_ms;
 }
 
 size_t at_meas_ocl_n_workers(const at_meas_ocl *m)
