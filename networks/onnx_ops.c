@@ -411,7 +411,9 @@ static at_status reshaped(ox *o, const ox_value *x, size_t rank, const int64_t *
     memcpy(a.to_shape, dims, rank * sizeof *dims);
     bool same = n->ndim == a.to_ndim && !memcmp(n->shape, a.to_shape, a.to_ndim * sizeof *dims);
     size_t node = x->node;
-    if (!same) AT_TRY(ox_append(o, AT_NET_RESHAPE, NULL, &x->node, 1, &a, &node));
+    /* [N, ...] -> [N, rest] is relay's batch_flatten, as the zoo builds it */
+    bool flatten = n->ndim == 4 && rank == 2 && dims[0] == n->shape[0];
+    if (!same) AT_TRY(ox_append(o, flatten ? AT_NET_BATCH_FLATTEN : AT_NET_RESHAPE, NULL, &x->node, 1, flatten ? NULL : &a, &node));
     return ox_out_node(o, 0, node, rank, dims);
 }
 
