@@ -20,14 +20,20 @@ enum { TYPE_FLOAT = 1, TYPE_UINT8 = 2, TYPE_INT8 = 3, TYPE_INT32 = 6, TYPE_INT64
 
 at_status ox_fail(const ox *o, at_status code, const char *fmt, ...)
 {
-    char msg[512];
+    char msg[512], line[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (!o->cur) return AT_FAIL(code, "%s: %s", o->label, msg);
-    return AT_FAIL(code, "%s: node '%s' (%s, opset %" PRId64 "): %s", o->label, o->cur->name ? o->cur->name : "",
-                   o->cur->op_type ? o->cur->op_type : "?", o->opset, msg);
+    if (!o->cur)
+        snprintf(line, sizeof line, "%s: %s", o->label, msg);
+    else
+        snprintf(line, sizeof line, "%s: node '%s' (%s, opset %" PRId64 "): %s", o->label, o->cur->name ? o->cur->name : "",
+                 o->cur->op_type ? o->cur->op_type : "?", o->opset, msg);
+    /* names come from the file: control bytes in them must not break the one-line error */
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    return AT_FAIL(code, "%s", line);
 }
 
 /* ---- values ------------------------------------------------------------------------------- */
