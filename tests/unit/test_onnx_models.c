@@ -313,10 +313,6 @@ static void imported_cnn_should_equal_the_hand_built_graph(void **state)
     assert_ok(at_net_onnx_parse(bytes, len, "cnn.onnx", NULL, NULL, NULL, &raw));
     assert_ok(at_net_fuse(raw, &net));
     assert_ok(at_net_fuse(hand, &hf));
-    for (size_t i = 0; getenv("AT_ONNX_DUMP") && i < at_net_n_nodes(net); i++)
-        printf("%s %s\n", at_net_op_name(at_net_node_at(net, i)->op), at_net_node_at(net, i)->name);
-    for (size_t i = 0; getenv("AT_ONNX_DUMP") && i < at_net_n_nodes(hf); i++)
-        printf("H %s %s\n", at_net_op_name(at_net_node_at(hf, i)->op), at_net_node_at(hf, i)->name);
     assert_int_equal(at_net_n_nodes(net), at_net_n_nodes(hf));
     for (size_t i = 0; i < at_net_n_nodes(net); i++)
         assert_int_equal(at_net_node_at(net, i)->op, at_net_node_at(hf, i)->op);
