@@ -112,3 +112,26 @@ int at_cli_task_target(const char *cmd, const char *text, int *is_llvm, const ch
     at_target_fini(&tg);
     return rc;
 }
+
+int at_cli_parse_input_shape(const char *cmd, const char *text, char *name, size_t cap, int64_t dims[4], size_t *rank)
+{
+    name[0] = 0;
+    *rank = 0;
+    const char *eq = strchr(text, '=');
+    if (!eq) return at_cli_usage_error(cmd, "--input-shape: expected NAME=D0,D1,... got '%s'", text);
+    const char *p = eq + 1;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || errno || v < 1 || v > (1LL << 24) || *rank == 4 || (*end && *end != ','))
+            return at_cli_usage_error(cmd, "--input-shape: expected NAME=D0,D1,... (1 to 4 positive dims), got '%s'", text);
+        dims[(*rank)++] = v;
+        p = *end ? end + 1 : end;
+    }
+    if (*rank == 0) return at_cli_usage_error(cmd, "--input-shape: no dims in '%s'", text);
+    if ((size_t)(eq - text) >= cap) return at_cli_usage_error(cmd, "--input-shape: input name too long");
+    memcpy(name, text, (size_t)(eq - text));
+    name[eq - text] = 0;
+    return 0;
+}

@@ -4,6 +4,7 @@
 #define AT_CLI_ARGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/status.h"
 
@@ -29,6 +30,11 @@ int at_cli_fail(at_status s);
 
 /* Parses a non-negative decimal integer option; returns 2 (after a usage error) when invalid. */
 int at_cli_parse_long(const char *cmd, const char *opt, const char *text, long *out);
+
+/* --input-shape NAME=D0,D1,... (1 to 4 positive dims; NAME may be empty: the first input):
+ * name[0..cap) gets NAME, dims and *rank the dims. Returns 0 or prints the usage error and
+ * returns its exit code. */
+int at_cli_parse_input_shape(const char *cmd, const char *text, char *name, size_t cap, int64_t dims[4], size_t *rank);
 
 /* A task command's --target for OpenCL and CPU templates: "opencl" (log string "opencl"), "mali"
  * ("opencl -device=mali"), "arm_cpu" ("llvm -device=arm_cpu", TVM's tune_relay_arm target),

@@ -35,6 +35,9 @@ static const char usage[] =
     "  --device SPEC             OpenCL device: index or substring of \"platform / device\"\n"
     "  --batch N                 batch size (default 1)\n"
     "  --image-shape C,H,W       input image shape (default 3,224,224)\n"
+    "  --input-shape NAME=DIMS   MODEL.onnx: the input's shape (1,3,224,224), filling symbolic dims\n"
+    "  --input FILE.npy          the input tensor (float32, C order; default: seeded values)\n"
+    "  --save-output FILE.npy    write the network's output there\n"
     "  --num-classes N           classifier width (default 1000)\n"
     "  --seed N                  parameter and input values (default 0)\n"
     "  --tophub-dir DIR          TopHub cache directory (default: $AT_TOPHUB_DIR, else ~/.tvm/tophub)\n"
@@ -223,7 +226,7 @@ int at_cmd_evaluate(int argc, char **argv)
 {
     const char *target = NULL, *log = NULL, *repeat = NULL, *device = NULL, *batch = NULL, *shape = NULL,
                *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL, *host = NULL,
-               *peak = NULL;
+               *peak = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL;
     int check = 0, no_tophub = 0, profile = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},       {"log", &log, NULL},         {"repeat", &repeat, NULL},
@@ -231,7 +234,8 @@ int at_cmd_evaluate(int argc, char **argv)
         {"image-shape", &shape, NULL},   {"num-classes", &classes, NULL}, {"seed", &seed, NULL},
         {"tophub-dir", &tophub_dir, NULL}, {"no-tophub", NULL, &no_tophub}, {"cache-dir", &cache_dir, NULL},
         {"threads", &threads, NULL},     {"host", &host, NULL},       {"profile", NULL, &profile},
-        {"peak-gflops", &peak, NULL},
+        {"peak-gflops", &peak, NULL},    {"input-shape", &input_shape, NULL}, {"input", &input, NULL},
+        {"save-output", &save_output, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -244,7 +248,9 @@ int at_cmd_evaluate(int argc, char **argv)
     if (n_pos != 1) return at_cli_usage_error("evaluate", "missing the NETWORK");
     if (!target) return at_cli_usage_error("evaluate", "missing --target");
     at_tune_eval_opts o = {.network = pos[0], .log_path = log, .no_tophub = no_tophub != 0, .device = device,
-                           .cache_dir = cache_dir, .check = check != 0, .profile = profile != 0};
+                           .cache_dir = cache_dir, .check = check != 0, .profile = profile != 0,
+                           .input_path = input, .save_output = save_output};
+    char input_name[256];
     o.tophub.cache_dir = tophub_dir;
     long v;
     if (repeat) {
@@ -267,6 +273,9 @@ int at_cmd_evaluate(int argc, char **argv)
         o.net.seed = (uint64_t)v;
     }
     if (shape && (rc = at_cli_parse_image_shape("evaluate", shape, o.net.image_shape))) return rc;
+    if (input_shape && (rc = at_cli_parse_input_shape("evaluate", input_shape, input_name, sizeof input_name, o.net.input_shape, &o.net.input_rank)))
+        return rc;
+    if (input_shape) o.net.input_name = input_name[0] ? input_name : NULL;
     if (threads) {
         if ((rc = at_cli_parse_long("evaluate", "threads", threads, &v))) return rc;
         if (v < 1 || v > 4096) return at_cli_usage_error("evaluate", "--threads must be 1..4096");

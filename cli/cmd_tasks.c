@@ -33,6 +33,7 @@ static const char usage[] =
     "  --ops LIST        ops to extract: conv2d, dense, all (default conv2d, as TVM's tutorials)\n"
     "  --batch N         batch size (default 1)\n"
     "  --image-shape S   input C,H,W (default 3,224,224)\n"
+    "  --input-shape NAME=DIMS  MODEL.onnx: the input's shape (1,3,224,224), filling symbolic dims\n"
     "  --num-classes K   classifier outputs (default 1000)\n"
     "  --json            one JSON object per task: index, template, args, flop, space\n"
     "  -h, --help        show this help\n";
@@ -199,11 +200,13 @@ static int tasks_vta(const char *name, const at_net_opts *no, const char *ops_s,
 
 int at_cmd_tasks(int argc, char **argv)
 {
-    const char *target_s = "mali", *ops_s = "conv2d", *batch_s = NULL, *shape_s = NULL, *classes_s = NULL;
+    const char *target_s = "mali", *ops_s = "conv2d", *batch_s = NULL, *shape_s = NULL, *classes_s = NULL, *input_shape = NULL;
+    char input_name[256];
     int json = 0;
     const at_cli_opt opts[] = {
         {"target", &target_s, NULL}, {"ops", &ops_s, NULL},         {"batch", &batch_s, NULL},
         {"image-shape", &shape_s, NULL}, {"num-classes", &classes_s, NULL}, {"json", NULL, &json},
+        {"input-shape", &input_shape, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -228,6 +231,9 @@ int at_cmd_tasks(int argc, char **argv)
         o.num_classes = v;
     }
     if (shape_s && (rc = parse_shape(shape_s, o.image_shape)) != 0) return rc;
+    if (input_shape && (rc = at_cli_parse_input_shape("tasks", input_shape, input_name, sizeof input_name, o.input_shape, &o.input_rank)))
+        return rc;
+    if (input_shape) o.input_name = input_name[0] ? input_name : NULL;
     if (at_net_vta_target_is(target_s)) return tasks_vta(pos[0], &o, ops_s, json);
     at_net_target target;
     unsigned ops;

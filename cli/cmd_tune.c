@@ -60,6 +60,7 @@ static const char usage_head[] =
     "  --ops LIST                conv2d,dense (default: all)\n"
     "  --batch N                 batch size (default 1)\n"
     "  --image-shape C,H,W       input image shape (default 3,224,224)\n"
+    "  --input-shape NAME=DIMS   MODEL.onnx: the input's shape (1,3,224,224), filling symbolic dims\n"
     "  --num-classes N           classifier width (default 1000)\n"
     "  --seed N                  seeds the tuners, the parameters and the input (default 0)\n"
     "  --device SPEC             OpenCL device: index or substring of \"platform / device\"\n"
@@ -227,14 +228,15 @@ int at_cmd_tune(int argc, char **argv)
                *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
                *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
                *priority = NULL, *auth_key = NULL, *threads = NULL, *total_trials = NULL, *per_round = NULL,
-               *epsilon = NULL;
+               *epsilon = NULL, *input_shape = NULL;
+    char input_name[256];
     int resume = 0, overwrite = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},         {"tuner", &tuner, NULL},
         {"n-trial", &n_trial, NULL},       {"early-stopping", &early, NULL},
         {"log", &log, NULL},               {"resume", NULL, &resume}, {"keep-tmp", NULL, &keep_tmp},
         {"no-transfer", NULL, &no_transfer}, {"ops", &ops, NULL},
-        {"batch", &batch, NULL},           {"image-shape", &shape, NULL},
+        {"batch", &batch, NULL},           {"image-shape", &shape, NULL}, {"input-shape", &input_shape, NULL},
         {"num-classes", &classes, NULL},   {"seed", &seed, NULL},
         {"device", &device, NULL},         {"number", &number, NULL},
         {"repeat", &repeat, NULL},         {"timeout", &timeout, NULL},
@@ -321,6 +323,9 @@ int at_cmd_tune(int argc, char **argv)
         o.net.seed = (uint64_t)v;
     }
     if (shape && (rc = at_cli_parse_image_shape("tune", shape, o.net.image_shape))) return rc;
+    if (input_shape && (rc = at_cli_parse_input_shape("tune", input_shape, input_name, sizeof input_name, o.net.input_shape, &o.net.input_rank)))
+        return rc;
+    if (input_shape) o.net.input_name = input_name[0] ? input_name : NULL;
     if (number) {
         if ((rc = parse_num("number", number, 1, &v))) return rc;
         o.measure.number = (int)v;

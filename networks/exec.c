@@ -463,6 +463,9 @@ static at_status node_steps(at_net_exec *e, size_t i)
     case AT_NET_SOFTMAX:
         AT_TRY(at_net_prog_softmax(e->arena, n, &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
+    case AT_NET_ACTIVATION:
+        AT_TRY(at_net_prog_activation(e->arena, n, &p));
+        return add_step(e, &other, p, (void *[]){x, y}, 2);
     case AT_NET_CONCAT: {
         void *args[AT_NET_MAX_INPUTS + 1];
         for (size_t k = 0; k < n->n_inputs; k++) args[k] = e->node_buf[n->inputs[k]];
@@ -472,6 +475,7 @@ static at_status node_steps(at_net_exec *e, size_t i)
     }
     case AT_NET_BATCH_FLATTEN:
     case AT_NET_DROPOUT:
+    case AT_NET_RESHAPE:
         return AT_OK; /* aliases: no program */
     case AT_NET_INPUT:
     case AT_NET_OP_COUNT:
@@ -488,7 +492,7 @@ static at_status alloc_buffers(at_net_exec *e)
     int64_t scratch = 0;
     for (size_t i = 0; i < nn; i++) {
         const at_net_node *n = at_net_node_at(e->net, i);
-        if (n->op == AT_NET_BATCH_FLATTEN || n->op == AT_NET_DROPOUT) {
+        if (n->op == AT_NET_BATCH_FLATTEN || n->op == AT_NET_DROPOUT || n->op == AT_NET_RESHAPE) {
             e->node_buf[i] = e->node_buf[n->inputs[0]];
             continue;
         }

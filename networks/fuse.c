@@ -223,6 +223,8 @@ static at_status form_groups(fuser *f)
         case AT_NET_BATCH_FLATTEN:
         case AT_NET_CONCAT:
         case AT_NET_SOFTMAX:
+        case AT_NET_ACTIVATION:
+        case AT_NET_RESHAPE:
             st = on_copy(f, i);
             break;
         case AT_NET_INPUT:
@@ -321,6 +323,7 @@ at_status at_net_fuse(const at_net *net, at_net **out)
         return st;
     }
     at_net_set_fused(f.dst, true);
+    at_net_copy_io_shapes(f.dst, net);
     *out = f.dst;
     return AT_OK;
 }

@@ -17,6 +17,7 @@ struct at_net {
     size_t       n, cap;
     bool         params, fused;
     uint64_t     seed;
+    at_net_io_shape io[2]; /* ONNX input, output (rank 0: a zoo network) */
 };
 
 static const char *const op_names[AT_NET_OP_COUNT] = {
@@ -34,6 +35,8 @@ static const char *const op_names[AT_NET_OP_COUNT] = {
     [AT_NET_DROPOUT] = "nn.dropout",
     [AT_NET_CONCAT] = "concatenate",
     [AT_NET_SOFTMAX] = "nn.softmax",
+    [AT_NET_ACTIVATION] = "activation",
+    [AT_NET_RESHAPE] = "reshape",
 };
 
 const char *at_net_op_name(at_net_op op)
@@ -146,6 +149,25 @@ bool at_net_has_params(const at_net *net)
 bool at_net_is_fused(const at_net *net)
 {
     return net->fused;
+}
+
+void at_net_set_io_shapes(at_net *net, const at_net_io_shape *in, const at_net_io_shape *out)
+{
+    net->io[0] = *in;
+    net->io[1] = *out;
+}
+
+void at_net_copy_io_shapes(at_net *dst, const at_net *src)
+{
+    dst->io[0] = src->io[0];
+    dst->io[1] = src->io[1];
+}
+
+size_t at_net_onnx_rank(const at_net *net, bool output, int64_t dims[4])
+{
+    const at_net_io_shape *s = &net->io[output ? 1 : 0];
+    for (size_t i = 0; i < s->rank; i++) dims[i] = s->dims[i];
+    return s->rank;
 }
 
 void at_net_set_fused(at_net *net, bool fused)
@@ -272,6 +294,8 @@ static at_status make_params(const at_net *net, at_net_node *n, const at_net_nod
     case AT_NET_DROPOUT:
     case AT_NET_CONCAT:
     case AT_NET_SOFTMAX:
+    case AT_NET_ACTIVATION:
+    case AT_NET_RESHAPE:
     case AT_NET_OP_COUNT:
         break;
     }
@@ -339,6 +363,10 @@ static at_status infer(const at_net *net, at_net_node *n, const char *who)
     case AT_NET_SOFTMAX:
     case AT_NET_SCALE_SHIFT:
         break;
+    case AT_NET_ACTIVATION:
+        if ((unsigned)a->act >= AT_NET_ACT_COUNT) return BAD("%s: unknown activation %d", who, (int)a->act);
+        if (a->act == AT_NET_ACT_CLIP && !(a->alpha <= a->beta)) return BAD("%s: clip bounds [%g, %g]", who, a->alpha, a->beta);
+        break;
     case AT_NET_ADD: {
         const at_net_node *b = &net->nodes[n->inputs[1]];
         if (b->ndim != in->ndim || memcmp(b->shape, in->shape, in->ndim * sizeof *in->shape) != 0)
@@ -353,6 +381,16 @@ static at_status infer(const at_net *net, at_net_node *n, const char *who)
         n->shape[2] = window_out(in->shape[2], a->pad[0], a->pad[2], a->kernel[0], a->stride[0]);
         n->shape[3] = window_out(in->shape[3], a->pad[1], a->pad[3], a->kernel[1], a->stride[1]);
         break;
+    case AT_NET_RESHAPE: {
+        if (a->to_ndim != 2 && a->to_ndim != 4) return BAD("%s: reshape to %zu dims (2 or 4)", who, a->to_ndim);
+        int64_t e = 1;
+        for (size_t d = 0; d < a->to_ndim; d++) e *= a->to_shape[d] > 0 ? a->to_shape[d] : 0;
+        if (e != at_net_node_numel(in)) return BAD("%s: reshape changes the element count", who);
+        n->ndim = a->to_ndim;
+        memset(n->shape, 0, sizeof n->shape);
+        memcpy(n->shape, a->to_shape, a->to_ndim * sizeof *n->shape);
+        break;
+    }
     case AT_NET_GLOBAL_AVG_POOL2D:
         if (in->ndim != 4) return BAD("%s: global_avg_pool2d takes a 4-D input", who);
         n->shape[2] = n->shape[3] = 1;

@@ -60,4 +60,23 @@ at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_no
 /* Softmax over the last axis, one work-item per row. Signature: x, y. */
 at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir_program **out);
 
+/* A data-parallel launch: for bx, tx: let i = bx * 64 + tx in (if i < total) body. */
+const at_ir_stmt *at_net_grid(at_ir_sched *s, const at_ir_var *i, int64_t total, const at_ir_stmt *body);
+
+/* ---- activations (activation.c) ---- */
+
+/* y = f(x) for an AT_NET_ACTIVATION node, in double precision. */
+void at_net_act_ref(const at_net_node *n, const float *x, float *y);
+/* The same as an IR program. Signature: x, y. */
+at_status at_net_prog_activation(at_arena *arena, const at_net_node *n, const at_ir_program **out);
+
+/* ---- ONNX shapes of imported networks (graph.c; fuse.c carries them to the fused form) ---- */
+
+typedef struct at_net_io_shape {
+    size_t  rank;
+    int64_t dims[4];
+} at_net_io_shape;
+void at_net_set_io_shapes(at_net *net, const at_net_io_shape *in, const at_net_io_shape *out);
+void at_net_copy_io_shapes(at_net *dst, const at_net *src);
+
 #endif

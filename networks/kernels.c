@@ -18,7 +18,7 @@ static E i32(at_ir_sched *s, int64_t v)
 }
 
 /* for bx, tx: let i = bx * L + tx in (if i < total) body -- body built on i beforehand. */
-static const at_ir_stmt *grid(at_ir_sched *s, const at_ir_var *i, int64_t total, const at_ir_stmt *body)
+const at_ir_stmt *at_net_grid(at_ir_sched *s, const at_ir_var *i, int64_t total, const at_ir_stmt *body)
 {
     int64_t local = total < GROUP ? total : GROUP, groups = (total + local - 1) / local;
     const at_ir_var *bx = at_ir_var_new(s, "bx", AT_IR_I32), *tx = at_ir_var_new(s, "tx", AT_IR_I32);
@@ -52,7 +52,7 @@ at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_aff
     if (shift) v = at_ir_add(s, v, at_ir_load(s, shift, c, 1));
     if (res) v = at_ir_add(s, v, at_ir_load(s, res, iv, 1));
     if (a->relu) v = at_ir_max(s, v, at_ir_f32(s, 0));
-    at_ir_add_kernel(s, name, grid(s, i, a->total, at_ir_store(s, y, iv, v)));
+    at_ir_add_kernel(s, name, at_net_grid(s, i, a->total, at_ir_store(s, y, iv, v)));
     return finish(s, out);
 }
 
@@ -84,7 +84,7 @@ at_status at_net_prog_max_pool(at_arena *arena, const at_net_node *n, const at_n
         at_ir_for(s, kh, a->kernel[0], AT_IR_SERIAL, at_ir_for(s, kw, a->kernel[1], AT_IR_SERIAL, upd)),
         at_ir_store(s, y, iv, at_ir_load(s, acc, zero, 1)),
     };
-    at_ir_add_kernel(s, n->name, grid(s, i, total, at_ir_seq(s, items, 3)));
+    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total, at_ir_seq(s, items, 3)));
     return finish(s, out);
 }
 
@@ -106,7 +106,7 @@ at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, con
         at_ir_for(s, k, hw, AT_IR_SERIAL, at_ir_store(s, acc, zero, at_ir_add(s, at_ir_load(s, acc, zero, 1), at_ir_load(s, x, src, 1)))),
         at_ir_store(s, y, iv, at_ir_div(s, at_ir_load(s, acc, zero, 1), at_ir_f32(s, (double)hw))),
     };
-    at_ir_add_kernel(s, n->name, grid(s, i, total, at_ir_seq(s, items, 3)));
+    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total, at_ir_seq(s, items, 3)));
     return finish(s, out);
 }
 
@@ -131,7 +131,7 @@ at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_no
         snprintf(kname, sizeof kname, "%s_%zu", n->name, k);
         const char *kn = at_arena_strdup(at_ir_sched_arena(s), kname);
         if (!kn) return AT_OOM();
-        at_ir_add_kernel(s, kn, grid(s, i, total, at_ir_store(s, y, dst, at_ir_load(s, xs[k], iv, 1))));
+        at_ir_add_kernel(s, kn, at_net_grid(s, i, total, at_ir_store(s, y, dst, at_ir_load(s, xs[k], iv, 1))));
         off += ck;
     }
     return finish(s, out);
@@ -161,6 +161,6 @@ at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir
         at_ir_for(s, c1, cols, AT_IR_SERIAL, at_ir_store(s, acc, one, at_ir_add(s, sum, e1))),
         at_ir_for(s, c2, cols, AT_IR_SERIAL, at_ir_store(s, y, at_ir_add(s, base, at_ir_v(s, c2)), at_ir_div(s, e2, sum))),
     };
-    at_ir_add_kernel(s, n->name, grid(s, r, rows, at_ir_seq(s, items, 5)));
+    at_ir_add_kernel(s, n->name, at_net_grid(s, r, rows, at_ir_seq(s, items, 5)));
     return finish(s, out);
 }

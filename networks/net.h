@@ -39,6 +39,8 @@ typedef enum at_net_op {
     AT_NET_DROPOUT,           /* nn.dropout: the identity at inference */
     AT_NET_CONCAT,            /* concatenate along axis 1 */
     AT_NET_SOFTMAX,           /* nn.softmax along the last axis */
+    AT_NET_ACTIVATION,        /* element-wise y = f(x), f = attrs.act (networks/activation.c) */
+    AT_NET_RESHAPE,           /* the same elements in C order as attrs.to_shape (ONNX Reshape, Squeeze, ...) */
     AT_NET_OP_COUNT
 } at_net_op;
 
@@ -47,6 +49,19 @@ const char *at_net_op_name(at_net_op op);
 
 /* True for the ops a tuned task computes (conv2d, dense). */
 bool at_net_op_is_anchor(at_net_op op);
+
+/* The functions of AT_NET_ACTIVATION nodes (ONNX's names; a, b = attrs.alpha, attrs.beta). */
+typedef enum at_net_act {
+    AT_NET_ACT_CLIP = 0,     /* min(max(x, a), b) (relu6: a = 0, b = 6) */
+    AT_NET_ACT_SIGMOID,      /* 1 / (1 + exp(-x)) */
+    AT_NET_ACT_HARD_SIGMOID, /* max(0, min(1, a * x + b)) */
+    AT_NET_ACT_HARD_SWISH,   /* x * max(0, min(1, x / 6 + 0.5)) */
+    AT_NET_ACT_LEAKY_RELU,   /* x >= 0 ? x : a * x */
+    AT_NET_ACT_COUNT
+} at_net_act;
+
+/* Name of an activation ("clip", "sigmoid", ...); AT_ASSERT a valid one. */
+const char *at_net_act_name(at_net_act act);
 
 /* Attributes of a node; zero fields take the defaults noted (relay's). */
 typedef struct at_net_attrs {
@@ -58,6 +73,10 @@ typedef struct at_net_attrs {
     int64_t groups;      /* 0 -> 1; conv2d: 1 or the input channels (depthwise) */
     double  eps;         /* batch_norm epsilon; 0 -> 1e-5 */
     bool    no_scale;    /* batch_norm scale=False: gamma is not applied */
+    at_net_act act;      /* activation: the function */
+    double  alpha, beta; /* activation: its parameters (at_net_act) */
+    int64_t to_shape[4]; /* reshape: the new shape, to_ndim (2 or 4) extents */
+    size_t  to_ndim;
 } at_net_attrs;
 
 /* Element-wise ops fused after an anchor (or a SCALE_SHIFT), applied in field order. */
@@ -133,12 +152,18 @@ typedef struct at_net_opts {
     int64_t  num_classes;    /* 0 -> 1000 */
     bool     params;         /* create parameters (the executors need them; extraction does not) */
     uint64_t seed;           /* parameter values */
+    /* ONNX models (a name ending in ".onnx", networks/onnx.c): the input's shape, overriding or
+     * filling the model's symbolic dims (--input-shape NAME=1,3,224,224); input_rank 0 keeps
+     * the model's shape (a symbolic batch dim takes batch). input_name NULL: the first input. */
+    const char *input_name;
+    int64_t     input_shape[4];
+    size_t      input_rank;
 } at_net_opts;
 
 /* Builds network `name` as relay.testing's get_workload does (unfused form): "resnet-N" (N = 18,
  * 34, 50, 101, 152, 200, 269; inputs of height <= 28 give the 3-stage CIFAR variant, N = 20, 32,
- * 44, 56, 110 ...), "mobilenet", "vgg-N" (11, 13, 16, 19), "squeezenet_v1.0", "squeezenet_v1.1".
- * *out owned by the caller. AT_ENOTFOUND (unknown name: the detail lists the names), AT_EINVAL
+ * 44, 56, 110 ...), "mobilenet", "vgg-N" (11, 13, 16, 19), "squeezenet_v1.0", "squeezenet_v1.1"; a path ending in ".onnx"
+ * imports that model (at_net_onnx_import, whose statuses it returns). *out owned by the caller. AT_ENOTFOUND (unknown name: the detail lists the names), AT_EINVAL
  * (options the network cannot take: a depth with no unit table, an input too small for its
  * pooling), AT_ENOMEM. */
 at_status at_net_build(const char *name, const at_net_opts *opts, at_net **out);
@@ -149,6 +174,44 @@ at_status at_net_load(const char *name, const at_net_opts *opts, at_net **out);
 /* The names at_net_build knows, one per family member, for --help (static). */
 size_t      at_net_zoo_count(void);
 const char *at_net_zoo_name(size_t i);
+
+/* ---- ONNX import (networks/onnx.c, onnx_ops.c) ------------------------------------------- */
+
+/* Extra import options, for the official node tests: their operands other than the first
+ * input are graph inputs whose values ship beside the model (input_1.pb, ...). */
+typedef struct at_net_onnx_opts {
+    /* serialized TensorProtos bound, as constants, to the graph's 2nd, 3rd, ... inputs */
+    const uint8_t *const *bound;
+    const size_t         *bound_len;
+    size_t                n_bound;
+} at_net_onnx_opts;
+
+/* Imports the ONNX model in bytes[0..len) (label names it in errors; dir, may be NULL, is the
+ * folder its external data files are resolved in: a location leaving it is refused) as an
+ * unfused network with the model's weights (net->params true). Opsets 7-18; the operators
+ * README's table lists. Constant subgraphs are folded at import. *out owned by the caller.
+ * AT_EPARSE (not an ONNX model, truncated), AT_EUNSUPPORTED (an operator, attribute or shape
+ * the graph cannot hold: "m.onnx: node 'Resize_12' (Resize, opset 13): operator not
+ * supported"), AT_EINVAL (a missing initializer, shapes that do not fit), AT_EIO, AT_ENOMEM. */
+at_status at_net_onnx_parse(const uint8_t *bytes, size_t len, const char *label, const char *dir,
+                            const at_net_opts *opts, const at_net_onnx_opts *xo, at_net **out);
+
+/* Reads path and imports it (at_net_onnx_parse, dir = path's folder). AT_EIO, and as above. */
+at_status at_net_onnx_import(const char *path, const at_net_opts *opts, at_net **out);
+
+/* The ONNX input shape of an imported network (its rank and dims; the graph pads ranks below 4
+ * with leading 1s) and of its output, for .npy files. rank 0 for zoo networks. */
+size_t at_net_onnx_rank(const at_net *net, bool output, int64_t dims[4]);
+
+/* ---- numpy .npy files (networks/npy.c) ---------------------------------------------------- */
+
+/* Reads a .npy file of float32 ('<f4', C order, version 1-3). *data at_malloc'ed (caller frees),
+ * dims[0..*rank) its shape (rank <= 8). AT_EIO, AT_EPARSE (not .npy, another dtype, Fortran
+ * order, a size the header does not give), AT_ENOMEM. */
+at_status at_net_npy_read(const char *path, float **data, int64_t dims[8], size_t *rank);
+
+/* Writes data (prod(dims) floats) as a version 1.0 .npy file of '<f4'. AT_EIO. */
+at_status at_net_npy_write(const char *path, const float *data, const int64_t *dims, size_t rank);
 
 /* ---- fusion (networks/fuse.c) -------------------------------------------------------------- */
 

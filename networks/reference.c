@@ -157,6 +157,7 @@ static void run_node(const at_net *net, const at_net_node *n, const float *const
     }
     case AT_NET_BATCH_FLATTEN:
     case AT_NET_DROPOUT:
+    case AT_NET_RESHAPE:
         memcpy(y, x, (size_t)total * sizeof *y);
         break;
     case AT_NET_CONCAT: {
@@ -171,6 +172,9 @@ static void run_node(const at_net *net, const at_net_node *n, const float *const
     }
     case AT_NET_SOFTMAX:
         softmax(n, x, y);
+        break;
+    case AT_NET_ACTIVATION:
+        at_net_act_ref(n, x, y);
         break;
     case AT_NET_INPUT:
     case AT_NET_OP_COUNT:

@@ -298,6 +298,8 @@ static bool depth_of(const char *name, const char *prefix, int *out)
 at_status at_net_build(const char *name, const at_net_opts *opts, at_net **out)
 {
     *out = NULL;
+    size_t len = strlen(name);
+    if (len > 5 && !strcmp(name + len - 5, ".onnx")) return at_net_onnx_import(name, opts, out);
     at_net_opts o = opts ? *opts : (at_net_opts){0};
     if (o.batch == 0) o.batch = 1;
     if (o.image_shape[0] == 0 && o.image_shape[1] == 0 && o.image_shape[2] == 0) {

@@ -3,7 +3,8 @@
 set -e
 PKGS="build-essential cmake pkg-config python3 clang locales
 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-libxgboost-dev llvm-15-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev"
+libxgboost-dev llvm-15-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev
+protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

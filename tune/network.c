@@ -3,6 +3,7 @@
  * again measured); its other records are the transfer-learning history, as TVM reloads the tmp
  * log before every task. The appender is opened per task so every finished line is on disk. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,25 @@ static at_status profile_layers(const at_net *net, const at_net_plan *plan, cons
     return st;
 }
 
+/* The network output as .npy: in the model's ONNX shape for imported models, else the graph's. */
+static at_status save_output(const at_net *net, at_net_exec *e, const char *path)
+{
+    size_t out = at_net_output(net);
+    const at_net_node *n = at_net_node_at(net, out);
+    int64_t dims[4];
+    size_t rank = at_net_onnx_rank(net, true, dims);
+    if (!rank) {
+        rank = n->ndim;
+        memcpy(dims, n->shape, rank * sizeof *dims);
+    }
+    float *y = at_malloc((size_t)at_net_node_numel(n) * sizeof *y);
+    if (!y) return AT_OOM();
+    at_status st = at_net_exec_get(e, out, y);
+    if (st == AT_OK) st = at_net_npy_write(path, y, dims, rank);
+    at_free(y);
+    return st;
+}
+
 at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
 {
     AT_ASSERT(o && out);
@@ -284,14 +304,21 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
     if (st == AT_OK && on_cpu) st = at_net_exec_new(net, plan, at_tune_llvm_backend(), pool, &e);
     if (st == AT_OK && !on_cpu) st = at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e);
     int64_t n_in = net ? at_net_node_numel(at_net_node_at(net, 0)) : 0;
-    if (st == AT_OK) {
+    if (st == AT_OK && o->input_path) {
+        int64_t dims[8], n = 1;
+        size_t rank;
+        st = at_net_npy_read(o->input_path, &x, dims, &rank);
+        for (size_t k = 0; st == AT_OK && k < rank; k++) n *= dims[k];
+        if (st == AT_OK && n != n_in)
+            st = AT_FAIL(AT_EINVAL, "%s: %" PRId64 " values, the network input takes %" PRId64, o->input_path, n, n_in);
+    } else if (st == AT_OK) {
         x = at_malloc((size_t)n_in * sizeof *x);
         if (!x) st = AT_OOM();
-    }
-    if (st == AT_OK) {
         at_rng r;
         at_rng_seed(&r, no.seed + 7);
-        for (int64_t i = 0; i < n_in; i++) x[i] = (float)(2 * at_rng_uniform(&r) - 1);
+        for (int64_t i = 0; x && i < n_in; i++) x[i] = (float)(2 * at_rng_uniform(&r) - 1);
+    }
+    if (st == AT_OK) {
         at_tune_net_event ev = {.kind = AT_TUNE_NET_EVALUATE};
         emit_eval(o, &ev);
         st = at_net_exec_set_input(e, x);
@@ -313,6 +340,7 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         res.median_ms = median(wall, repeat);
         res.device_ms = median(dev, repeat);
     }
+    if (st == AT_OK && o->save_output) st = save_output(net, e, o->save_output);
     if (st == AT_OK && o->profile) st = profile_layers(net, plan, ts, e, repeat, &res);
     if (st == AT_OK && o->check) {
         res.checked = true;

@@ -123,6 +123,8 @@ typedef struct at_tune_eval_opts {
     size_t         repeat;       /* timed runs; 0 -> 10 */
     bool           check;        /* compare the output with the reference executor */
     bool           profile;      /* per-layer device times (medians of `repeat` profiled runs) */
+    const char    *input_path;   /* (optional) the input as a .npy file of float32 (default: seeded values) */
+    const char    *save_output;  /* (optional) write the network's output there as .npy */
     at_tune_net_event_fn on_event;
     void          *user;
 } at_tune_eval_opts;
