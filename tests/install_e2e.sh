@@ -27,7 +27,7 @@ others=$(nm -D --defined-only "$prefix/lib/libautotvm.so" | awk '$3 !~ /^at_/' |
 PKG_CONFIG_PATH=$prefix/lib/pkgconfig cmake -S "$example" -B "$work/example" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" \
   -DCMAKE_C_FLAGS_INIT= >"$work/example.log" 2>&1 || { cat "$work/example.log"; die "example configure failed"; }
 cmake --build "$work/example" >>"$work/example.log" 2>&1 || { cat "$work/example.log"; die "example build failed"; }
-grep -q -- "-I$prefix/include/autotvm" "$work/example/CMakeFiles/vecadd.dir/flags.make" ||
+grep -q -- "$prefix/lib/pkgconfig/../../include/autotvm" "$work/example/CMakeFiles/vecadd.dir/flags.make" ||
   die "the example did not take its include directory from autotvm.pc"
 
 cd "$work"
