@@ -99,6 +99,7 @@ typedef struct at_tophub_info {
     size_t n_bad;      /* other non-comment lines (always 0 for a file this module downloaded) */
     size_t bytes;      /* its size */
     bool   downloaded; /* true: fetched from the mirror by this call; false: already cached */
+    bool   shipped;    /* downloaded from the installed tree's <datadir>/autotvm/tophub, not a mirror */
     double seconds;    /* download time (0 for a cache hit) */
 } at_tophub_info;
 
