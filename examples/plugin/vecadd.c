@@ -2,7 +2,7 @@
  * its OpenCL template "vecadd.example" with one knob, tile_x, a 2-way split of N into work-groups
  * and work-items. Built against the installed headers only (CMakeLists.txt next to this file):
  *
- *   autotvm --plugin ./vecadd.so tune-task vecadd.example --args 4096 --tuner grid --n-trial 13 \
+ *   autotvm --plugin ./vecadd.so tune-task vecadd.example --args 4096 --tuner gridsearch --n-trial 13 \
  *       --log vecadd.log --check-correctness
  */
 #include <stdio.h>
