@@ -44,7 +44,9 @@ static const char usage[] =
 
 static void print_info(const char *pack, const at_tophub_info *info, const char *location)
 {
-    if (info->downloaded)
+    if (info->downloaded && info->shipped)
+        printf("tophub: copied %s.log from the packs installed with autotvm (%zu bytes)\n", pack, info->bytes);
+    else if (info->downloaded)
         printf("tophub: downloaded %s.log from %s (%zu bytes, %.2f s)\n", pack, location, info->bytes, info->seconds);
     printf("tophub: %s (%zu records) -> %s\n", pack, info->n_records, info->path);
 }

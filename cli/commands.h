@@ -23,6 +23,8 @@ int at_cmd_show(int argc, char **argv);
 int at_cmd_tasks(int argc, char **argv);
 int at_cmd_tune_task(int argc, char **argv);
 int at_cmd_vta(int argc, char **argv);
+/* `version` (also `--version`): this build's and its libraries' versions (cmd_version.c). */
+int at_cmd_version(int argc, char **argv);
 /* `tune NETWORK` (cmd_tune.c) and `evaluate NETWORK` (cmd_evaluate.c); tune ends with the
  * evaluation at_cli_evaluate prints (cmd_evaluate.c), and both read --image-shape C,H,W with
  * at_cli_parse_image_shape. */

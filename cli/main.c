@@ -1,10 +1,15 @@
 /* autotvm: the command-line entry point. One table maps subcommand names to their functions
- * and drives dispatch and the top-level --help. */
+ * and drives dispatch and the top-level --help. Template plugins (--plugin anywhere on the line,
+ * AUTOTVM_PLUGIN_PATH) are loaded here, before any command runs: every process a command forks
+ * (measurement builders, RPC sessions) then inherits their templates. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "core/log.h"
+#include "templates/plugin.h"
 
 typedef struct command {
     const char *name;
@@ -29,6 +34,7 @@ static const command commands[] = {
     {"report", at_cmd_report, "an HTML page of a tuning log: progress charts, errors, allocation, layers"},
     {"evaluate", at_cmd_evaluate, "run a network with tuned/TopHub/fallback configs and time it"},
     {"vta", at_cmd_vta, "show a VTA hardware config: derived constants, ISA layout, cycle model"},
+    {"version", at_cmd_version, "this build's version, the TVM log version, the libraries' versions"},
 };
 
 static void print_usage(FILE *f)
@@ -36,6 +42,46 @@ static void print_usage(FILE *f)
     fprintf(f, "usage: autotvm <command> [options]   (autotvm <command> --help for details)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nevery command: --plugin PATH.so loads a template plugin (repeatable; also the colon-separated\n"
+               "AUTOTVM_PLUGIN_PATH of plugin files and directories of them); autotvm --version\n");
+}
+
+/* Loads AUTOTVM_PLUGIN_PATH, then every --plugin P / --plugin=P (removed from argv, which keeps
+ * its order otherwise; options after a "--" are left alone). Returns 0, 1 (a plugin refused), or
+ * 2 (--plugin without a value). */
+static int load_plugins(int *argc, char **argv)
+{
+    const char *env = getenv("AUTOTVM_PLUGIN_PATH");
+    if (env && *env && at_plugin_load_path_list(env) != AT_OK) {
+        fprintf(stderr, "autotvm: error: AUTOTVM_PLUGIN_PATH: %s\n", at_last_error());
+        return 1;
+    }
+    int out = 1;
+    bool rest = false;
+    for (int i = 1; i < *argc; i++) {
+        const char *path = NULL;
+        if (rest || strncmp(argv[i], "--plugin", 8) != 0 || (argv[i][8] != '\0' && argv[i][8] != '=')) {
+            if (!strcmp(argv[i], "--")) rest = true;
+            argv[out++] = argv[i];
+            continue;
+        }
+        if (argv[i][8] == '=') {
+            path = argv[i] + 9;
+        } else if (i + 1 < *argc) {
+            path = argv[++i];
+        }
+        if (!path || !*path) {
+            fprintf(stderr, "autotvm: error: --plugin needs a shared object's path\n");
+            return 2;
+        }
+        if (at_plugin_load(path) != AT_OK) {
+            fprintf(stderr, "autotvm: error: %s\n", at_last_error());
+            return 1;
+        }
+    }
+    argv[out] = NULL;
+    *argc = out;
+    return 0;
 }
 
 static void cli_log_sink(at_log_level level, const char *msg, void *user)
@@ -47,6 +93,9 @@ static void cli_log_sink(at_log_level level, const char *msg, void *user)
 int main(int argc, char **argv)
 {
     at_log_set_sink(cli_log_sink, NULL);
+    int rc = load_plugins(&argc, argv);
+    if (rc) return rc;
+    if (argc >= 2 && !strcmp(argv[1], "--version")) return at_cmd_version(1, argv + 1);
     if (argc < 2) {
         print_usage(stderr);
         return 2;

@@ -14,6 +14,7 @@
 #include "knobs/config.h"
 #include "knobs/space.h"
 #include "templates/ops.h"
+#include "templates/template.h"
 
 /* ---- element access (references) ------------------------------------------------------------ */
 
@@ -283,5 +284,18 @@ at_status at_tmpl_matmul_define_space(const at_args *a, at_space *s);
  * when a split's inner size does not divide its extent or its outer size is neither -1 nor the
  * quotient. */
 at_status at_tmpl_matmul_init(const at_args *a, const at_config *c, at_ir_sched *s, at_tmpl_matmul *mm);
+
+/* ---- the registries' run-time extension (templates/registry_ext.c, templates/plugin.h) ----- */
+
+/* The row of run-time kind op (op >= AT_OP_COUNT), NULL when no such kind. */
+const at_op_def *at_op_ext_def(at_op_kind op);
+/* The run-time kind named name; false when none. */
+bool at_op_ext_find(const char *name, at_op_kind *out);
+/* Appends ", name" for every run-time kind (the "kinds:" list of at_op_find's error). */
+void at_op_ext_list(at_strbuf *sb);
+/* Run-time templates: how many, the i-th in registration order, the one of (name, target). */
+size_t             at_tmpl_ext_count(void);
+const at_template *at_tmpl_ext_at(size_t i);
+const at_template *at_tmpl_ext_find(const char *name, at_target_family target);
 
 #endif

@@ -2,7 +2,8 @@
  * (templates/ops.h says what a row holds); a kind with a new argument struct also adds its
  * header and one member of at_args's union below. Nothing else in the tree lists op kinds: the
  * dispatch (templates/ops.c), the tests and the CLI walk this table. The enum order is the row
- * order; new kinds go last so existing values never move. */
+ * order; new kinds go last so existing values never move. Kinds a plugin registers at run time
+ * (templates/plugin.h) take the values from AT_OP_COUNT on. */
 #ifndef AT_TEMPLATES_OP_KINDS_H
 #define AT_TEMPLATES_OP_KINDS_H
 
@@ -46,6 +47,7 @@ typedef enum at_op_kind {
     at_conv2d_packed_args conv2d_packed;                                                             \
     at_alu_packed_args    alu_packed; /* add_packed, multiply_packed */                              \
     at_pool2d_args        pool2d;                                                                    \
+    at_ext_args           ext; /* every kind a plugin registers (templates/plugin.h) */             \
     /* new argument structs: a member above this line */
 
 #endif

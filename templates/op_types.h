@@ -35,4 +35,13 @@ typedef struct at_op_tolerance {
     double atol, rtol;
 } at_op_tolerance;
 
+/* The arguments of an op kind a plugin registers (templates/plugin.h): the plugin decides what
+ * each of v[0..n) means and whether dtype is used; at_args holds them by value like any kind's. */
+#define AT_EXT_ARGS_MAX 16
+typedef struct at_ext_args {
+    int64_t    v[AT_EXT_ARGS_MAX];
+    size_t     n;
+    at_ir_type dtype;
+} at_ext_args;
+
 #endif

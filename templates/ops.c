@@ -19,8 +19,10 @@ static const at_op_def *const table[AT_OP_COUNT] = {
 
 const at_op_def *at_op_def_of(at_op_kind op)
 {
-    AT_ASSERT((unsigned)op < AT_OP_COUNT);
-    return table[op];
+    if ((unsigned)op < AT_OP_COUNT) return table[op];
+    const at_op_def *d = at_op_ext_def(op);
+    AT_ASSERT(d);
+    return d;
 }
 
 at_status at_op_find(const char *name, at_op_kind *out)
@@ -30,12 +32,14 @@ at_status at_op_find(const char *name, at_op_kind *out)
             *out = (at_op_kind)op;
             return AT_OK;
         }
+    if (at_op_ext_find(name, out)) return AT_OK;
     at_strbuf sb;
     at_strbuf_init(&sb);
     for (int op = 0; op < AT_OP_COUNT; op++) {
         if (op) at_strbuf_puts(&sb, ", ");
         at_strbuf_puts(&sb, table[op]->name);
     }
+    at_op_ext_list(&sb);
     at_status st = AT_FAIL(AT_ENOTFOUND, "no op kind '%s' (kinds: %s)", name, sb.failed ? "?" : at_strbuf_cstr(&sb));
     at_strbuf_fini(&sb);
     return st;

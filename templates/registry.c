@@ -1,7 +1,9 @@
 /* The template registry: one explicit table sorted by (name, target), as Lua's linit.c lists
- * its libraries; no constructors, so static linking can never drop a template. */
+ * its libraries; no constructors, so static linking can never drop a template. Templates plugins
+ * register (registry_ext.c) come after the table's and are searched only when it has no match. */
 #include <string.h>
 
+#include "templates/internal.h"
 #include "templates/template.h"
 
 extern const at_template at_tmpl_add_vta;
@@ -46,20 +48,22 @@ static const at_template *const table[] = {
     &at_tmpl_matmul_llvm,                   /* testing/matmul, llvm */
 };
 
+enum { N_STATIC = sizeof table / sizeof table[0] };
+
 size_t at_tmpl_count(void)
 {
-    return sizeof table / sizeof table[0];
+    return N_STATIC + at_tmpl_ext_count();
 }
 
 const at_template *at_tmpl_at(size_t i)
 {
-    AT_ASSERT(i < at_tmpl_count());
-    return table[i];
+    if (i < N_STATIC) return table[i];
+    return at_tmpl_ext_at(i - N_STATIC);
 }
 
 const at_template *at_tmpl_find(const char *name, at_target_family target)
 {
-    size_t lo = 0, hi = at_tmpl_count();
+    size_t lo = 0, hi = N_STATIC;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(table[mid]->name, name);
@@ -70,5 +74,5 @@ const at_template *at_tmpl_find(const char *name, at_target_family target)
         else
             hi = mid;
     }
-    return NULL;
+    return at_tmpl_ext_count() ? at_tmpl_ext_find(name, target) : NULL;
 }

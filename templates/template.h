@@ -58,7 +58,8 @@ typedef struct at_template {
 
 /* ---- registry (templates/registry.c) -------------------------------------------------------- */
 
-/* Number of registered templates, and the i-th in (name, target) order (AT_ASSERT i < count). */
+/* Number of registered templates, and the i-th: the built-in ones in (name, target) order, then
+ * those plugins registered (templates/plugin.h) in registration order (AT_ASSERT i < count). */
 size_t             at_tmpl_count(void);
 const at_template *at_tmpl_at(size_t i);
 

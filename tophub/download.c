@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tophub/internal.h"
+#include "tophub/tophub.h"
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_rc = CURLE_OK;
@@ -147,4 +148,9 @@ at_status at_tophub_download(const char *url, int fd, const at_tophub_dl_opts *o
     curl_easy_cleanup(h);
     if (st == AT_OK) *bytes_out = s.bytes;
     return st;
+}
+
+const char *at_tophub_curl_version(void)
+{
+    return curl_version_info(CURLVERSION_NOW)->version;
 }

@@ -14,6 +14,7 @@
 #include "core/alloc.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/prefix.h"
 #include "core/strbuf.h"
 #include "tophub/internal.h"
 #include "tophub/tophub.h"
@@ -166,6 +167,18 @@ at_status at_tophub_fetch(const at_tophub_opts *opts, const char *pack, bool for
     at_status st = AT_OK;
     int lock_fd = -1;
     const char *loc = at_tophub_location(opts);
+    /* an installed tree ships some packs (<datadir>/autotvm/tophub/): with no mirror chosen, a
+     * shipped pack is copied from there rather than downloaded */
+    char shipped[4096 + 16], shipped_loc[sizeof shipped + 8];
+    char rel[128];
+    bool from_shipped = false;
+    snprintf(rel, sizeof rel, "tophub/%s.log", pack);
+    if (!strcmp(loc, AT_TOPHUB_DEFAULT_LOCATION) && at_install_path(AT_INSTALL_DATADIR, rel, shipped, sizeof shipped)) {
+        *strrchr(shipped, '/') = '\0';
+        snprintf(shipped_loc, sizeof shipped_loc, "file://%s", shipped);
+        loc = shipped_loc;
+        from_shipped = true;
+    }
     if (!strcmp(loc, AT_TOPHUB_NONE_LOCATION)) {
         st = AT_FAIL(AT_EUNSUPPORTED, "tophub: downloads are off (%s=NONE): %s %s", AT_TOPHUB_LOCATION_ENV, pack,
                      force ? "was not fetched" : "is not cached");
@@ -219,6 +232,7 @@ at_status at_tophub_fetch(const at_tophub_opts *opts, const char *pack, bool for
     out->n_records = n_rec;
     out->bytes = bytes;
     out->downloaded = true;
+    out->shipped = from_shipped;
     out->seconds = dt;
 done:
     if (lock_fd >= 0) close(lock_fd);

@@ -73,6 +73,9 @@ typedef struct at_tophub_opts {
     long low_speed_time_s;   /* 0: 10: give up when under 100 bytes/s for this long */
 } at_tophub_opts;
 
+/* The version of the libcurl loaded ("7.88.1"), which downloads packs. */
+const char *at_tophub_curl_version(void);
+
 /* The mirror location opts selects (borrowed from opts, the environment or a static string). */
 const char *at_tophub_location(const at_tophub_opts *opts);
 
@@ -96,6 +99,7 @@ typedef struct at_tophub_info {
     size_t n_bad;      /* other non-comment lines (always 0 for a file this module downloaded) */
     size_t bytes;      /* its size */
     bool   downloaded; /* true: fetched from the mirror by this call; false: already cached */
+    bool   shipped;    /* downloaded from the installed tree's <datadir>/autotvm/tophub, not a mirror */
     double seconds;    /* download time (0 for a cache hit) */
 } at_tophub_info;
 

@@ -156,4 +156,7 @@ at_status at_tuner_load_history(at_tuner *t, const at_tuner_record *recs, size_t
  * Tuner.tune). */
 double at_tuner_result_flops(const at_task *task, const at_result *r);
 
+/* The version of the XGBoost library loaded (its XGBoostVersion). */
+void at_tuner_xgboost_version(int *major, int *minor, int *patch);
+
 #endif

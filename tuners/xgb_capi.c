@@ -11,6 +11,7 @@
 
 #include "core/alloc.h"
 #include "tuners/internal.h"
+#include "tuners/tuner.h"
 
 struct at_tuner_xgb_data {
     DMatrixHandle h;
@@ -136,4 +137,9 @@ at_status at_tuner_xgb_booster_predict(at_tuner_xgb_booster *b, at_tuner_xgb_dat
         return AT_FAIL(AT_EDEVICE, "XGBoost predicted %llu values for %zu rows", (unsigned long long)total, n);
     memcpy(out, res, n * sizeof *out);
     return AT_OK;
+}
+
+void at_tuner_xgboost_version(int *major, int *minor, int *patch)
+{
+    XGBoostVersion(major, minor, patch);
 }

@@ -3,7 +3,8 @@
  * cannot capture the C++ symbols of another LLVM in the process (PoCL's, spec toolchain.md §0.1);
  * every LLVM-using function forwards through the plugin's table, the pool (pool.c) stays here.
  * The plugin: $AT_LLVM_PLUGIN_PATH if set (no fallback), else autotvm-llvm.so beside the running
- * executable, else the build tree's (AT_LLVM_PLUGIN_DEFAULT_PATH). A load failure is remembered:
+ * executable, else the installed one (<libdir>/autotvm/, core/prefix.h), else the build tree's
+ * (AT_LLVM_PLUGIN_DEFAULT_PATH). A load failure is remembered:
  * every call then fails with AT_EUNSUPPORTED and the same one-line detail. */
 #include <dlfcn.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include "backends/llvm/plugin.h"
 #include "core/alloc.h"
 #include "core/log.h"
+#include "core/prefix.h"
 
 #ifndef AT_LLVM_PLUGIN_DEFAULT_PATH
 #error "AT_LLVM_PLUGIN_DEFAULT_PATH (the build tree's autotvm-llvm.so) must be defined"
@@ -45,7 +47,8 @@ static void load(void)
     char path[PATH_MAX + 32];
     const char *env = getenv("AT_LLVM_PLUGIN_PATH");
     if (env && *env) snprintf(path, sizeof path, "%s", env);
-    else if (!beside_executable(path, sizeof path)) snprintf(path, sizeof path, "%s", AT_LLVM_PLUGIN_DEFAULT_PATH);
+    else if (!beside_executable(path, sizeof path) && !at_install_path(AT_INSTALL_LIBDIR, PLUGIN_FILE, path, sizeof path))
+        snprintf(path, sizeof path, "%s", AT_LLVM_PLUGIN_DEFAULT_PATH);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();

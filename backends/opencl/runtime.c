@@ -657,6 +657,26 @@ at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, do
     return st;
 }
 
+/* ocl-icd's loader-info extension; its constants are in no header Debian ships. */
+typedef cl_int (*icd_loader_info_fn)(cl_uint param, size_t size, void *value, size_t *size_ret);
+enum { ICDL_VERSION = 2, ICDL_NAME = 3 };
+
+void at_ocl_icd_loader_version(char *buf, size_t cap)
+{
+    icd_loader_info_fn info;
+    /* The loader answers its own extensions only through the OpenCL 1.1 call (the 1.2 one takes a
+     * platform and forwards to its driver). ISO C has no function-pointer conversion from void *. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    *(void **)&info = clGetExtensionFunctionAddress("clGetICDLoaderInfoOCLICD");
+#pragma GCC diagnostic pop
+    char name[128] = "", version[64] = "";
+    buf[0] = '\0';
+    if (info && info(ICDL_NAME, sizeof name, name, NULL) == CL_SUCCESS &&
+        info(ICDL_VERSION, sizeof version, version, NULL) == CL_SUCCESS)
+        snprintf(buf, cap, "%s %s", name, version);
+}
+
 #else /* built without OpenCL */
 
 #define NO_OPENCL() AT_FAIL(AT_EUNSUPPORTED, "built without OpenCL (AT_WITH_OPENCL=OFF)")
@@ -780,6 +800,11 @@ at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, do
 {
     (void)s, (void)with_prepare, (void)device_ms, (void)per_add_ms;
     return NO_OPENCL();
+}
+
+void at_ocl_icd_loader_version(char *buf, size_t cap)
+{
+    if (cap) buf[0] = '\0';
 }
 
 #endif

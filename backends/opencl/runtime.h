@@ -53,6 +53,10 @@ bool at_ocl_touched(void);
  * no platform, AT_EDEVICE for other OpenCL failures, AT_ENOMEM, AT_EUNSUPPORTED. */
 at_status at_ocl_devices(at_ocl_device_info **out, size_t *n);
 
+/* The ICD loader's name and version ("OpenCL ICD Loader 2.3.1"; ocl-icd's loader-info
+ * extension) in buf, or "" when the loader does not say (or no OpenCL runtime is built in). */
+void at_ocl_icd_loader_version(char *buf, size_t cap);
+
 /* Picks a device from a list: spec NULL or "" = the first PoCL device, else device 0; spec all
  * digits = that index; otherwise the first device whose "platform / name" contains spec,
  * case-insensitively ("nvidia cuda", "pthread"). AT_ENOTFOUND (with the choices listed). */
