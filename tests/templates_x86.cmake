@@ -9,3 +9,6 @@ if(TARGET at_backends_llvm)
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_x86_llvm.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_x86_cases.c
             ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_arm_cpu_cases.c)
 endif()
+if(TARGET at_networks)
+  at_add_test(test_x86_net LABELS e2e DEPS networks TIMEOUT 180)
+endif()
