@@ -6,6 +6,7 @@
  * (and per affine shape) and launched by every node that needs it. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -198,6 +199,7 @@ struct at_net_exec {
     void                  **params;   /* uploaded parameter buffers */
     size_t                  n_params, cap_params;
     void                   *scratch;
+    void                   *pack_in, *pack_out; /* NCHW[x]c input and output of a packed anchor */
     prepared               *progs;
     size_t                  n_progs;
     step                   *steps;
@@ -220,6 +222,8 @@ void at_net_exec_free(at_net_exec *e)
         if (e->owns[i] && e->node_buf[i]) e->be->buf_free(e->ctx, e->node_buf[i]);
     for (size_t i = 0; i < e->n_params; i++) e->be->buf_free(e->ctx, e->params[i]);
     if (e->scratch) e->be->buf_free(e->ctx, e->scratch);
+    if (e->pack_in) e->be->buf_free(e->ctx, e->pack_in);
+    if (e->pack_out) e->be->buf_free(e->ctx, e->pack_out);
     at_free(e->progs);
     at_free(e->steps);
     at_free(e->node_buf);
@@ -354,6 +358,50 @@ static bool has_epilogue(const at_net_node *n)
     return n->epi.bias || n->epi.residual || n->epi.relu;
 }
 
+/* A template with an NCHW[x]c form (TVM's x86 conv2d after alter_op_layout): the input packed
+ * to the config's ic_bn blocks, the packed program (its kernel_vec packed once, like every
+ * preparation kernel), then the output unpacked to NCHW with the epilogue fused into that
+ * store. Element-wise ops stay NCHW, so each anchor carries its own two layout transforms. */
+static at_status packed_anchor_steps(at_net_exec *e, size_t i, const at_task *t, const at_net_pick *pick, void *w,
+                                     void *bias, const at_net_affine *a)
+{
+    const at_net_node *n = at_net_node_at(e->net, i), *in = at_net_node_at(e->net, n->inputs[0]);
+    int64_t ic_bn, oc_bn;
+    AT_TRY(at_tmpl_packed_blocks(at_task_template(t), pick->config, &ic_bn, &oc_bn));
+    const prog_key other = {.kind = PROG_OTHER};
+    const at_ir_program *p;
+    char name[96];
+    snprintf(name, sizeof name, "%s_pack", n->name);
+    AT_TRY(at_net_prog_layout(e->arena, name, in->shape[0], in->shape[1], in->shape[2] * in->shape[3], ic_bn, true, NULL, &p));
+    AT_TRY(add_step(e, &other, p, (void *[]){e->node_buf[n->inputs[0]], e->pack_in}, 2));
+
+    void *args[3] = {e->pack_in, w, e->pack_out};
+    prog_key key = {.kind = PROG_TASK, .task = pick->task};
+    prepared *q = cached(e, &key);
+    if (q) {
+        AT_TRY(push_step(e, q, args, 3));
+    } else {
+        at_status st = at_task_instantiate_packed(t, pick->config, NULL, e->arena, &p);
+        if (st != AT_OK)
+            return st == AT_ENOMEM ? st
+                                   : AT_FAIL_WRAP(st, "node %s: %s config %" PRId64, n->name, at_task_template(t)->name,
+                                                  at_config_index(pick->config));
+        AT_TRY(add_step(e, &key, p, args, 3));
+    }
+
+    at_net_fused_epilogue fused;
+    at_net_fused_epilogue_init(&fused, a);
+    bool epi = has_epilogue(n);
+    snprintf(name, sizeof name, "%s_unpack", n->name);
+    AT_TRY(at_net_prog_layout(e->arena, name, n->shape[0], n->shape[1], n->shape[2] * n->shape[3], oc_bn, false,
+                              epi ? &fused.epi : NULL, &p));
+    void *uargs[4] = {e->pack_out, e->node_buf[i]};
+    size_t nu = 2;
+    if (a->shift) uargs[nu++] = bias;
+    if (a->residual) uargs[nu++] = e->node_buf[n->inputs[1]];
+    return add_step(e, &other, p, uargs, nu);
+}
+
 static at_status anchor_steps(at_net_exec *e, size_t i)
 {
     const at_net_node *n = at_net_node_at(e->net, i);
@@ -369,6 +417,7 @@ static at_status anchor_steps(at_net_exec *e, size_t i)
     a.residual = n->epi.residual;
     a.relu = n->epi.relu;
     void *res = n->epi.residual ? e->node_buf[n->inputs[1]] : NULL;
+    if (at_task_template(t)->schedule_packed) return packed_anchor_steps(e, i, t, &pick, w, bias, &a);
     /* the epilogue runs in the anchor's output stage (TVM's fusion); a template that reads its
      * output back cannot take it, and then it runs as its own program on a scratch output */
     void *args[5] = {e->node_buf[n->inputs[0]], w, e->node_buf[i]}; /* at_op_tensors' order, then the epilogue's */
@@ -485,11 +534,12 @@ static at_status node_steps(at_net_exec *e, size_t i)
     return AT_OK;
 }
 
-/* Buffers: one per node (aliases share their input's), one scratch for epilogue inputs. */
+/* Buffers: one per node (aliases share their input's), one scratch for epilogue inputs, and the
+ * packed input and output every NCHW[x]c anchor shares. */
 static at_status alloc_buffers(at_net_exec *e)
 {
     size_t nn = at_net_n_nodes(e->net);
-    int64_t scratch = 0;
+    int64_t scratch = 0, pack_in = 0, pack_out = 0;
     for (size_t i = 0; i < nn; i++) {
         const at_net_node *n = at_net_node_at(e->net, i);
         if (n->op == AT_NET_BATCH_FLATTEN || n->op == AT_NET_DROPOUT || n->op == AT_NET_RESHAPE) {
@@ -499,8 +549,17 @@ static at_status alloc_buffers(at_net_exec *e)
         AT_TRY(e->be->buf_new(e->ctx, (size_t)at_net_node_numel(n) * sizeof(float), &e->node_buf[i]));
         e->owns[i] = true;
         if (at_net_op_is_anchor(n->op) && has_epilogue(n) && at_net_node_numel(n) > scratch) scratch = at_net_node_numel(n);
+        at_net_pick pick;
+        if (at_net_op_is_anchor(n->op) && at_net_plan_pick(e->plan, i, &pick) &&
+            at_task_template(at_net_tasks_at(e->plan->tasks, pick.task))->schedule_packed) {
+            int64_t ni = at_net_node_numel(at_net_node_at(e->net, n->inputs[0])), no = at_net_node_numel(n);
+            if (ni > pack_in) pack_in = ni;
+            if (no > pack_out) pack_out = no;
+        }
     }
     if (scratch) AT_TRY(e->be->buf_new(e->ctx, (size_t)scratch * sizeof(float), &e->scratch));
+    if (pack_in) AT_TRY(e->be->buf_new(e->ctx, (size_t)pack_in * sizeof(float), &e->pack_in));
+    if (pack_out) AT_TRY(e->be->buf_new(e->ctx, (size_t)pack_out * sizeof(float), &e->pack_out));
     return AT_OK;
 }
 
@@ -529,8 +588,10 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
     e->ctx = be_ctx;
     e->node_buf = at_calloc(nn, sizeof *e->node_buf);
     e->owns = at_calloc(nn, sizeof *e->owns);
-    e->steps = at_calloc(2 * nn, sizeof *e->steps); /* at most an anchor and its epilogue per node */
-    e->progs = at_calloc(2 * nn, sizeof *e->progs);
+    /* at most three steps a node: an anchor and its epilogue, or a packed anchor and its layout
+     * transforms */
+    e->steps = at_calloc(3 * nn, sizeof *e->steps);
+    e->progs = at_calloc(3 * nn, sizeof *e->progs);
     at_status st = e->node_buf && e->owns && e->steps && e->progs ? at_arena_new(0, &e->arena) : AT_OOM();
     if (st == AT_OK) st = alloc_buffers(e);
     for (size_t i = 1; st == AT_OK && i < nn; i++) {

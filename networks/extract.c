@@ -21,6 +21,8 @@ static const struct {
     [AT_NET_TARGET_ARM_CPU] = {"arm_cpu", "llvm -device=arm_cpu", "arm_cpu", AT_TARGET_LLVM},
     /* TVM registers the cuda strategy under the keys cuda and gpu: opencl reaches it by gpu */
     [AT_NET_TARGET_GPU] = {"opencl", "opencl", "gpu", AT_TARGET_OPENCL},
+    /* the key every llvm target has; arm_cpu targets list arm_cpu first and so stay arm_cpu */
+    [AT_NET_TARGET_X86] = {"llvm", "llvm", "cpu", AT_TARGET_LLVM},
 };
 
 const char *at_net_target_name(at_net_target t)
@@ -60,8 +62,8 @@ at_status at_net_target_parse(const char *text, at_net_target *out)
                 return AT_OK;
             }
     at_target_fini(&tg);
-    return AT_FAIL(AT_EUNSUPPORTED, "no network strategy for target '%s' (supported: mali, arm_cpu, opencl, or a target with the key "
-                   "mali, arm_cpu or gpu)",
+    return AT_FAIL(AT_EUNSUPPORTED, "no network strategy for target '%s' (supported: mali, arm_cpu, opencl, llvm, or a target with the "
+                   "key mali, arm_cpu, gpu or cpu)",
                    text);
 }
 
@@ -97,7 +99,8 @@ typedef enum anchor_kind { CONV, DEPTHWISE, DENSE } anchor_kind;
 typedef enum winograd_rule {
     ANY = 0,
     WINO_3X3,   /* the Mali strategy: 3x3 kernels */
-    WINO_SQUARE /* the cuda strategy: square kernels with 2 < k < 8 */
+    WINO_SQUARE, /* the cuda strategy: square kernels with 2 < k < 8 */
+    DW_PLAIN     /* the x86 depthwise template: multiplier 1, dilation 1 (else topi's generic compute) */
 } winograd_rule;
 
 typedef struct rule {
@@ -141,6 +144,17 @@ static const rule gpu_rules[] = {
     {DENSE, "dense_large_batch.gpu", AT_OP_DENSE, 5, ANY, 32},
 };
 
+/* conv2d_strategy_cpu / dense_strategy_cpu (relay/op/strategy/x86.py, float32 NCHW, no dnnl, no
+ * int8 hardware), strategy order: conv2d_nchw.x86 and depthwise_conv2d_nchw.x86 trace the NCHWc
+ * templates; a depthwise convolution with a multiplier or dilation takes topi's untemplated
+ * generic compute, so no task. */
+static const rule x86_rules[] = {
+    {CONV, "conv2d_NCHWc.x86", AT_OP_CONV2D_NCHWC, 10, ANY, 0},
+    {DEPTHWISE, "depthwise_conv2d_NCHWc.x86", AT_OP_DEPTHWISE_CONV2D_NCHWC, 10, DW_PLAIN, 0},
+    {DENSE, "dense_nopack.x86", AT_OP_DENSE, 5, ANY, 0},
+    {DENSE, "dense_pack.x86", AT_OP_DENSE, 10, ANY, 0},
+};
+
 #define MAX_IMPLS 4
 
 static void conv_args(const at_net_node *n, const at_net_node *in, at_op_kind op, at_args *out)
@@ -150,7 +164,7 @@ static void conv_args(const at_net_node *n, const at_net_node *in, at_op_kind op
     at_conv2d_args *a = &out->u.conv2d;
     memcpy(a->data, in->shape, sizeof a->data);
     a->kernel[0] = n->attrs.channels;
-    a->kernel[1] = op == AT_OP_DEPTHWISE_CONV2D_NCHW ? 1 : in->shape[1] / n->attrs.groups;
+    a->kernel[1] = at_op_conv2d_is_depthwise(op) ? 1 : in->shape[1] / n->attrs.groups;
     a->kernel[2] = n->attrs.kernel[0];
     a->kernel[3] = n->attrs.kernel[1];
     memcpy(a->stride, n->attrs.stride, sizeof a->stride);
@@ -302,12 +316,16 @@ static at_status extract_node(at_net_tasks *ts, const at_net *net, size_t i, uns
     bool unit = n->op == AT_NET_CONV2D && n->attrs.stride[0] == 1 && n->attrs.stride[1] == 1 && n->attrs.dilation[0] == 1 &&
                 n->attrs.dilation[1] == 1;
     int64_t kh = n->attrs.kernel[0], kw = n->attrs.kernel[1];
-    bool win_ok[] = {[ANY] = true, [WINO_3X3] = unit && kh == 3 && kw == 3, [WINO_SQUARE] = unit && kh == kw && kh > 2 && kh < 8};
+    bool dw_plain = n->op == AT_NET_CONV2D && n->attrs.channels == in->shape[1] && n->attrs.dilation[0] == 1 &&
+                    n->attrs.dilation[1] == 1;
+    bool win_ok[] = {[ANY] = true, [WINO_3X3] = unit && kh == 3 && kw == 3, [WINO_SQUARE] = unit && kh == kw && kh > 2 && kh < 8,
+                     [DW_PLAIN] = dw_plain};
     at_net_impl *impls = &ts->impls[i * MAX_IMPLS];
     const rule *rules = mali_rules;
     size_t n_rules = sizeof mali_rules / sizeof mali_rules[0];
     if (ts->target == AT_NET_TARGET_ARM_CPU) rules = arm_cpu_rules, n_rules = sizeof arm_cpu_rules / sizeof arm_cpu_rules[0];
     if (ts->target == AT_NET_TARGET_GPU) rules = gpu_rules, n_rules = sizeof gpu_rules / sizeof gpu_rules[0];
+    if (ts->target == AT_NET_TARGET_X86) rules = x86_rules, n_rules = sizeof x86_rules / sizeof x86_rules[0];
     for (size_t r = 0; r < n_rules; r++) {
         const rule *ru = &rules[r];
         if (ru->kind != kind || !win_ok[ru->winograd] || in->shape[0] < ru->min_batch) continue;

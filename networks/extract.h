@@ -17,6 +17,7 @@ typedef enum at_net_target {
     AT_NET_TARGET_MALI = 0,
     AT_NET_TARGET_ARM_CPU, /* "llvm -device=arm_cpu": the arm_cpu strategy's templates we have */
     AT_NET_TARGET_GPU,     /* "opencl" (keys opencl, gpu; also cuda's): TVM's cuda strategy */
+    AT_NET_TARGET_X86,     /* "llvm" (key cpu): TVM's x86 strategy, the network run in NCHW[x]c */
     AT_NET_TARGET_COUNT
 } at_net_target;
 

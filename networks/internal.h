@@ -58,6 +58,11 @@ at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, con
 /* Signature: every input in order, then y; one kernel per input. */
 at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);
 /* Softmax over the last axis, one work-item per row. Signature: x, y. */
+/* NCHW <-> NCHW[bn]c of an (n, c, hw) tensor (to_packed: x NCHW, y NCHW[bn]c; else the reverse),
+ * one work-item per element; epi (may be NULL) is fused into the stores of y (an unpacking
+ * program's epilogue sees NCHW indices). AT_ENOMEM. */
+at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t bn,
+                             bool to_packed, const at_ir_epilogue *epi, const at_ir_program **out);
 at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir_program **out);
 
 /* A data-parallel launch: for bx, tx: let i = bx * 64 + tx in (if i < total) body. */

@@ -164,3 +164,31 @@ at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir
     at_ir_add_kernel(s, n->name, at_net_grid(s, r, rows, at_ir_seq(s, items, 5)));
     return finish(s, out);
 }
+
+at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t bn,
+                             bool to_packed, const at_ir_epilogue *epi, const at_ir_program **out)
+{
+    *out = NULL;
+    AT_ASSERT(bn >= 1 && c % bn == 0);
+    at_ir_sched *s = at_ir_sched_begin(arena, name);
+    if (!s) return AT_OOM();
+    if (epi) at_ir_sched_set_epilogue(s, epi);
+    const int64_t total = n * c * hw, cb = c / bn;
+    const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, total, AT_IR_INPUT);
+    const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
+    E iv = at_ir_v(s, i), src;
+    if (to_packed) { /* i = ((n cb + blk) hw + p) bn + lane */
+        E lane = at_ir_mod(s, iv, i32(s, bn)), p = at_ir_mod(s, at_ir_div(s, iv, i32(s, bn)), i32(s, hw));
+        E blk = at_ir_mod(s, at_ir_div(s, iv, i32(s, bn * hw)), i32(s, cb)), nn = at_ir_div(s, iv, i32(s, bn * hw * cb));
+        E ch = at_ir_add(s, at_ir_mul(s, blk, i32(s, bn)), lane);
+        src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, nn, i32(s, c)), ch), i32(s, hw)), p);
+    } else { /* i = (n c + ch) hw + p */
+        E p = at_ir_mod(s, iv, i32(s, hw)), ch = at_ir_mod(s, at_ir_div(s, iv, i32(s, hw)), i32(s, c));
+        E nn = at_ir_div(s, iv, i32(s, hw * c));
+        E blk = at_ir_add(s, at_ir_mul(s, nn, i32(s, cb)), at_ir_div(s, ch, i32(s, bn)));
+        src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, blk, i32(s, hw)), p), i32(s, bn)), at_ir_mod(s, ch, i32(s, bn)));
+    }
+    at_ir_add_kernel(s, name, grid(s, i, total, at_ir_store(s, y, iv, at_ir_load(s, x, src, 1))));
+    return finish(s, out);
+}

@@ -298,4 +298,27 @@ size_t             at_tmpl_ext_count(void);
 const at_template *at_tmpl_ext_at(size_t i);
 const at_template *at_tmpl_ext_find(const char *name, at_target_family target);
 
+/* ---- x86 NCHW[x]c convolutions (templates/nchwc_x86.c) ------------------------------------ */
+
+/* Axis of fused variable f whose axes inside it have `inner` iterations: f / inner % extent
+ * (no modulo for the outermost axis). */
+const at_ir_expr *at_tmpl_unfuse(at_ir_sched *s, const at_ir_expr *f, int64_t inner, int64_t extent, bool outermost);
+/* Adds the preparation kernel data_vec[n][c / bn][h][w][c % bn] = data[n][c][h][w] (TVM feeds the
+ * packed data as a placeholder while tuning), parallel over the channel blocks. */
+void at_tmpl_nchwc_data_vec(at_ir_sched *s, const at_ir_buffer *data, const at_ir_buffer *dvec, int64_t n, int64_t c,
+                            int64_t h, int64_t w, int64_t bn);
+/* Adds topi's nn.pad of NCHW[bn]c data `in` (g's input and padding) into `pad` (N, CI/bn, IHp,
+ * IWp, bn) as TVM's x86 schedules it: (n, c chunk, row) fused and parallel, the block vectorized. */
+void at_tmpl_nchwc_pad(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_buffer *in, const at_ir_buffer *pad,
+                       int64_t bn);
+/* in[n][c][h - pt][w - pl][vc] of NCHW[bn]c data through the zero padding (h, w padded
+ * coordinates; reads clamped inside the tensor). */
+const at_ir_expr *at_tmpl_nchwc_pad_load(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_buffer *in, int64_t bn,
+                                         const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
+                                         const at_ir_expr *w, const at_ir_expr *vc);
+/* The largest bn <= below dividing extent (TVM's fallback block-size loops). */
+int64_t at_tmpl_x86_block(int64_t extent, int64_t below);
+/* get_simd_32bit_lanes() for `llvm` without -mcpu (no avx2/avx512 features): 4. */
+enum { AT_TMPL_X86_SIMD_LANES = 4 };
+
 #endif

@@ -18,6 +18,8 @@
     X(AT_OP_ADD_PACKED, at_op_add_packed)               /* VTA add of packed tensors + clip, cast */      \
     X(AT_OP_MULTIPLY_PACKED, at_op_multiply_packed)     /* VTA multiply of packed tensors + clip, cast */ \
     X(AT_OP_POOL2D_MAX_NCHW, at_op_pool2d_max_nchw)     /* topi pool2d, pool_type "max", layout NCHW */   \
+    X(AT_OP_CONV2D_NCHWC, at_op_conv2d_nchwc)           /* x86 conv2d_NCHWc, NCHW workload */             \
+    X(AT_OP_DEPTHWISE_CONV2D_NCHWC, at_op_depthwise_conv2d_nchwc) /* x86, multiplier 1 */               \
     /* new kinds: a row above this line */
 
 typedef enum at_op_kind {
@@ -42,7 +44,7 @@ typedef enum at_op_kind {
  * struct share its member. */
 #define AT_OP_ARGS_MEMBERS                                                                           \
     at_matmul_args        matmul;                                                                    \
-    at_conv2d_args        conv2d; /* conv2d_nchw, conv2d_nchw_winograd, depthwise_conv2d_nchw */     \
+    at_conv2d_args        conv2d; /* conv2d_nchw, _winograd, depthwise_conv2d_nchw, the NCHWc kinds */\
     at_dense_args         dense;                                                                     \
     at_conv2d_packed_args conv2d_packed;                                                             \
     at_alu_packed_args    alu_packed; /* add_packed, multiply_packed */                              \

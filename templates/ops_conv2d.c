@@ -16,6 +16,11 @@ static bool is_float(at_ir_type t)
     return t.code == AT_IR_TFLOAT && t.lanes == 1 && (t.bits == 16 || t.bits == 32 || t.bits == 64);
 }
 
+bool at_op_conv2d_is_depthwise(at_op_kind op)
+{
+    return op == AT_OP_DEPTHWISE_CONV2D_NCHW || op == AT_OP_DEPTHWISE_CONV2D_NCHWC;
+}
+
 void at_op_conv2d_geom(at_op_kind op, const at_conv2d_args *a, at_conv2d_geom *g)
 {
     memset(g, 0, sizeof *g);
@@ -23,7 +28,7 @@ void at_op_conv2d_geom(at_op_kind op, const at_conv2d_args *a, at_conv2d_geom *g
     g->ci = a->data[1];
     g->ih = a->data[2];
     g->iw = a->data[3];
-    if (op == AT_OP_DEPTHWISE_CONV2D_NCHW) {
+    if (at_op_conv2d_is_depthwise(op)) {
         g->mult = a->kernel[1];
         g->co = a->kernel[0] * a->kernel[1];
     } else {
@@ -83,7 +88,7 @@ at_status at_op_conv2d_check_args(at_op_kind op, const at_conv2d_args *a)
                            "kernel [%lld, %lld, %lld, %lld]", name, (long long)a->data[0], (long long)a->data[1],
                            (long long)a->data[2], (long long)a->data[3], (long long)a->kernel[0], (long long)a->kernel[1],
                            (long long)a->kernel[2], (long long)a->kernel[3]);
-    if (op == AT_OP_DEPTHWISE_CONV2D_NCHW) {
+    if (at_op_conv2d_is_depthwise(op)) {
         if (a->kernel[0] != a->data[1])
             return AT_FAIL(AT_EINVAL, "%s: kernel has %lld channels, data %lld", name, (long long)a->kernel[0],
                            (long long)a->data[1]);
@@ -186,6 +191,13 @@ at_status at_op_conv2d_args_from_json(at_op_kind op, const cJSON *array, at_conv
     if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != 6)
         return AT_FAIL(AT_EPARSE, "%s arguments: expected [data, kernel, strides, padding, dilation, out_dtype]",
                        at_op_name(op));
+    return at_op_conv2d_args_read(array, 5, out);
+}
+
+at_status at_op_conv2d_args_read(const cJSON *array, int dtype_at, at_conv2d_args *out)
+{
+    char what[40];
+    snprintf(what, sizeof what, "argument %d (out_dtype)", dtype_at);
     at_conv2d_args a;
     memset(&a, 0, sizeof a);
     AT_TRY(at_tmpl_json_tensor(cJSON_GetArrayItem(array, 0), "argument 0 (data)", 4, a.data, &a.dtype));
@@ -193,8 +205,7 @@ at_status at_op_conv2d_args_from_json(at_op_kind op, const cJSON *array, at_conv
     AT_TRY(json_pair(cJSON_GetArrayItem(array, 2), "argument 2 (strides)", false, a.stride, &a.stride_form));
     AT_TRY(json_pair(cJSON_GetArrayItem(array, 3), "argument 3 (padding)", true, a.pad, &a.pad_form));
     AT_TRY(json_pair(cJSON_GetArrayItem(array, 4), "argument 4 (dilation)", false, a.dilation, &a.dilation_form));
-    AT_TRY(at_tmpl_json_dtype_or_null(cJSON_GetArrayItem(array, 5), "argument 5 (out_dtype)", &a.out_dtype,
-                                      &a.out_dtype_null));
+    AT_TRY(at_tmpl_json_dtype_or_null(cJSON_GetArrayItem(array, dtype_at), what, &a.out_dtype, &a.out_dtype_null));
     if (a.out_dtype_null) a.out_dtype = a.dtype;
     *out = a;
     return AT_OK;
@@ -202,7 +213,7 @@ at_status at_op_conv2d_args_from_json(at_op_kind op, const cJSON *array, at_conv
 
 /* N,C,H,W,K,KH,KW,S,P[,D][,dtype]: K = output channels (conv2d) or the multiplier (depthwise);
  * square stride S, padding P on all four sides, dilation D (default 1). */
-static at_status parse_list(const char *text, at_args *out)
+at_status at_op_conv2d_parse_list(const char *text, at_args *out)
 {
     at_op_kind op = out->op;
     int64_t v[10];
@@ -218,7 +229,7 @@ static at_status parse_list(const char *text, at_args *out)
     a->data[1] = v[1];
     a->data[2] = v[2];
     a->data[3] = v[3];
-    if (op == AT_OP_DEPTHWISE_CONV2D_NCHW) {
+    if (at_op_conv2d_is_depthwise(op)) {
         a->kernel[0] = v[1];
         a->kernel[1] = v[4];
     } else {
@@ -253,8 +264,8 @@ double at_op_conv2d_flop(at_op_kind op, const at_conv2d_args *a)
     at_op_conv2d_geom(op, a, &g);
     double mac = 2.0 * (double)g.n * (double)g.co * (double)g.oh * (double)g.ow * (double)g.kh * (double)g.kw;
     if (op == AT_OP_CONV2D_NCHW_WINOGRAD) return mac * (double)g.ci; /* cfg.add_flop */
-    if (op == AT_OP_DEPTHWISE_CONV2D_NCHW) return mac + pad_flop(&g);
-    AT_ASSERT(op == AT_OP_CONV2D_NCHW);
+    if (at_op_conv2d_is_depthwise(op)) return mac + pad_flop(&g);
+    AT_ASSERT(op == AT_OP_CONV2D_NCHW || op == AT_OP_CONV2D_NCHWC);
     return mac * (double)g.ci + pad_flop(&g);
 }
 
@@ -415,7 +426,7 @@ void at_op_conv2d_compute(at_op_kind op, const at_conv2d_args *a, at_ir_sched *s
     }
     /* output[n][c][h][w] = sum_{ci, kh, kw} pad(data)[n][ci][h sh + kh dh][w sw + kw dw] kernel[c][ci][kh][kw]
      * (depthwise: the one input channel c / mult and kernel[c / mult][c % mult][kh][kw]) */
-    bool dw = op == AT_OP_DEPTHWISE_CONV2D_NCHW;
+    bool dw = at_op_conv2d_is_depthwise(op);
     at_ir_type ot = a->out_dtype;
     at_tmpl_loop l[7] = {at_tmpl_loop_new(s, "n", g.n, AT_IR_SERIAL), at_tmpl_loop_new(s, "c", g.co, AT_IR_SERIAL),
                          at_tmpl_loop_new(s, "h", g.oh, AT_IR_SERIAL), at_tmpl_loop_new(s, "w", g.ow, AT_IR_SERIAL),
@@ -444,7 +455,7 @@ void at_op_conv2d_ref(at_op_kind op, const at_conv2d_args *a, const void *data, 
 {
     at_conv2d_geom g;
     at_op_conv2d_geom(op, a, &g);
-    bool dw = op == AT_OP_DEPTHWISE_CONV2D_NCHW;
+    bool dw = at_op_conv2d_is_depthwise(op);
     for (int64_t n = 0; n < g.n; n++)
         for (int64_t c = 0; c < g.co; c++)
             for (int64_t oh = 0; oh < g.oh; oh++)
@@ -517,7 +528,7 @@ static at_op_tolerance tolerance(const at_args *a)
 
 #define CONV_ROW_(kind_name, form)                                                                   \
     .name = kind_name, .check_args = check_args, .tensors = tensors, .write_json = write_json,      \
-    .read_json = read_json, .parse_list = parse_list, .comma_form = form, .flop = flop,             \
+    .read_json = read_json, .parse_list = at_op_conv2d_parse_list, .comma_form = form, .flop = flop,             \
     .compute = compute, .reference = reference, .tolerance = tolerance
 
 static const char *const conv_tiny[] = {

@@ -28,6 +28,10 @@ typedef struct at_conv2d_geom {
     int64_t ihp, iwp;         /* padded input IH + pt + pb */
 } at_conv2d_geom;
 
+/* Whether op is a depthwise kind (depthwise_conv2d_nchw, depthwise_conv2d_NCHWc): its kernel is
+ * (C, multiplier, KH, KW). */
+bool at_op_conv2d_is_depthwise(at_op_kind op);
+
 /* The derived sizes of a convolution of kind op (AT_OP_DEPTHWISE_CONV2D_NCHW or a conv2d kind);
  * the args need not be checked (sizes may come out < 1). */
 void at_op_conv2d_geom(at_op_kind op, const at_conv2d_args *a, at_conv2d_geom *out);
@@ -45,6 +49,13 @@ at_status at_op_conv2d_check_args(at_op_kind op, const at_conv2d_args *a);
 size_t    at_op_conv2d_tensors(at_op_kind op, const at_conv2d_args *a, at_tensor_desc *out);
 void      at_op_conv2d_args_write_json(const at_conv2d_args *a, at_strbuf *sb);
 at_status at_op_conv2d_args_from_json(at_op_kind op, const cJSON *array, at_conv2d_args *out);
+/* Reads items 0..4 (data, kernel, strides, padding, dilation) and the out_dtype at item dtype_at of
+ * a workload's argument list whose length the caller checked. AT_EPARSE naming the element. */
+at_status at_op_conv2d_args_read(const cJSON *array, int dtype_at, at_conv2d_args *out);
+/* The comma form N,C,H,W,K,KH,KW,S,P[,D][,dtype] into out->u.conv2d (K: output channels, or the
+ * multiplier of a depthwise kind). AT_EPARSE. */
+struct at_args;
+at_status at_op_conv2d_parse_list(const char *text, struct at_args *out);
 double    at_op_conv2d_flop(at_op_kind op, const at_conv2d_args *a);
 void      at_op_conv2d_compute(at_op_kind op, const at_conv2d_args *a, at_ir_sched *s);
 void      at_op_conv2d_ref(at_op_kind op, const at_conv2d_args *a, const void *data, const void *kernel, void *out);

@@ -7,6 +7,7 @@
 #include "templates/template.h"
 
 extern const at_template at_tmpl_add_vta;
+extern const at_template at_tmpl_conv2d_NCHWc_x86;
 extern const at_template at_tmpl_conv2d_nchw_cuda;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
@@ -18,6 +19,7 @@ extern const at_template at_tmpl_dense_mali;
 extern const at_template at_tmpl_dense_nopack_x86;
 extern const at_template at_tmpl_dense_pack_x86;
 extern const at_template at_tmpl_dense_small_batch_gpu;
+extern const at_template at_tmpl_depthwise_conv2d_NCHWc_x86;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_arm_cpu;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_cuda;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_mali;
@@ -28,6 +30,7 @@ extern const at_template at_tmpl_pool2d_max_nchw_mali;
 
 static const at_template *const table[] = {
     &at_tmpl_add_vta,                       /* add.vta, vta */
+    &at_tmpl_conv2d_NCHWc_x86,              /* conv2d_NCHWc.x86, llvm ('N' < 'n') */
     &at_tmpl_conv2d_nchw_cuda,              /* conv2d_nchw.cuda, opencl */
     &at_tmpl_conv2d_nchw_spatial_pack_arm_cpu, /* conv2d_nchw_spatial_pack.arm_cpu, llvm */
     &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
@@ -39,6 +42,7 @@ static const at_template *const table[] = {
     &at_tmpl_dense_nopack_x86,              /* dense_nopack.x86, llvm */
     &at_tmpl_dense_pack_x86,                /* dense_pack.x86, llvm */
     &at_tmpl_dense_small_batch_gpu,         /* dense_small_batch.gpu, opencl */
+    &at_tmpl_depthwise_conv2d_NCHWc_x86,    /* depthwise_conv2d_NCHWc.x86, llvm */
     &at_tmpl_depthwise_conv2d_nchw_arm_cpu, /* depthwise_conv2d_nchw.arm_cpu, llvm */
     &at_tmpl_depthwise_conv2d_nchw_cuda,    /* depthwise_conv2d_nchw.cuda, opencl */
     &at_tmpl_depthwise_conv2d_nchw_mali,    /* depthwise_conv2d_nchw.mali, opencl */

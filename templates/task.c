@@ -113,8 +113,8 @@ static void check_signature(const at_task *t, const at_ir_program *p, bool fused
     }
 }
 
-static at_status instantiate(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
-                             const at_ir_program **out)
+static at_status instantiate(const at_task *t, const at_config *c, const at_ir_epilogue *epi, bool packed,
+                             at_arena *arena, const at_ir_program **out)
 {
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, t->tmpl->name);
@@ -124,7 +124,7 @@ static at_status instantiate(const at_task *t, const at_config *c, const at_ir_e
      * name, as in TVM */
     at_config *ordered = NULL;
     AT_TRY(at_space_config_in_space_order(t->space, c, &ordered));
-    at_status st = t->tmpl->schedule(&t->args, ordered ? ordered : c, s);
+    at_status st = (packed ? t->tmpl->schedule_packed : t->tmpl->schedule)(&t->args, ordered ? ordered : c, s);
     at_config_free(ordered);
     if (st != AT_OK) return st;
     const at_ir_program *p;
@@ -137,11 +137,18 @@ static at_status instantiate(const at_task *t, const at_config *c, const at_ir_e
 
 at_status at_task_instantiate(const at_task *t, const at_config *c, at_arena *arena, const at_ir_program **out)
 {
-    return instantiate(t, c, NULL, arena, out);
+    return instantiate(t, c, NULL, false, arena, out);
 }
 
 at_status at_task_instantiate_fused(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
                                     const at_ir_program **out)
 {
-    return instantiate(t, c, epi, arena, out);
+    return instantiate(t, c, epi, false, arena, out);
+}
+
+at_status at_task_instantiate_packed(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
+                                     const at_ir_program **out)
+{
+    if (!t->tmpl->schedule_packed) return AT_FAIL(AT_EINVAL, "%s: no NCHW[x]c form", t->tmpl->name);
+    return instantiate(t, c, epi, true, arena, out);
 }

@@ -54,7 +54,16 @@ typedef struct at_template {
      * (TVM's compute_flop walks the template's own compute: dense_nopack.x86 sums its lanes).
      * (defaults to at_op_flop) */
     double (*flop)(const at_args *a);
+    /* (optional) the program TVM runs after its alter_op_layout pass (the x86 NCHWc templates):
+     * the same signature sizes, but data in NCHW[ic_bn]c and output in NCHW[oc_bn]c with the
+     * config's block sizes (at_tmpl_packed_blocks), the kernel still OIHW (packed by a
+     * preparation kernel). AT_EINVAL as schedule. (defaults to NULL: the network runs schedule) */
+    at_status (*schedule_packed)(const at_args *a, const at_config *c, at_ir_sched *sch);
 } at_template;
+
+/* The channel blocks of config c of a template with schedule_packed: its data is NCHW[ic_bn]c,
+ * its output NCHW[oc_bn]c. AT_EINVAL for a template without that form. */
+at_status at_tmpl_packed_blocks(const at_template *t, const at_config *c, int64_t *ic_bn, int64_t *oc_bn);
 
 /* ---- registry (templates/registry.c) -------------------------------------------------------- */
 
@@ -113,5 +122,12 @@ at_status at_task_instantiate(const at_task *t, const at_config *c, at_arena *ar
  * template reads its output (nothing fused: run the epilogue as its own program). */
 at_status at_task_instantiate_fused(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
                                     const at_ir_program **out);
+
+/* The template's schedule_packed program of config c (TVM's program after alter_op_layout: data
+ * NCHW[ic_bn]c, output NCHW[oc_bn]c, at_tmpl_packed_blocks), with epilogue epi when not NULL
+ * (its apply() then sees NCHW[oc_bn]c output indices). AT_EINVAL (no such form, or as
+ * at_task_instantiate), AT_ENOMEM. */
+at_status at_task_instantiate_packed(const at_task *t, const at_config *c, const at_ir_epilogue *epi, at_arena *arena,
+                                     const at_ir_program **out);
 
 #endif

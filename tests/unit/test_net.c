@@ -595,7 +595,7 @@ static void ops_and_targets_should_parse(void **state)
     assert_ok(at_net_target_parse("cuda -model=titanx", &t));
     assert_int_equal(t, AT_NET_TARGET_GPU);
     assert_string_equal(at_net_target_string(AT_NET_TARGET_GPU), "opencl");
-    assert_int_equal(at_net_target_parse("llvm", &t), AT_EUNSUPPORTED);
+    assert_int_equal(at_net_target_parse("ext_dev", &t), AT_EUNSUPPORTED);
     assert_int_equal(at_net_target_parse("", &t), AT_EPARSE);
     assert_string_equal(at_net_target_string(AT_NET_TARGET_MALI), "opencl -device=mali");
 }
