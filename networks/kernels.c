@@ -189,6 +189,6 @@ at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64
         E blk = at_ir_add(s, at_ir_mul(s, nn, i32(s, cb)), at_ir_div(s, ch, i32(s, bn)));
         src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, blk, i32(s, hw)), p), i32(s, bn)), at_ir_mod(s, ch, i32(s, bn)));
     }
-    at_ir_add_kernel(s, name, grid(s, i, total, at_ir_store(s, y, iv, at_ir_load(s, x, src, 1))));
+    at_ir_add_kernel(s, name, at_net_grid(s, i, total, at_ir_store(s, y, iv, at_ir_load(s, x, src, 1))));
     return finish(s, out);
 }
