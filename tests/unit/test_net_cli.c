@@ -73,7 +73,7 @@ static void tasks_usage_errors_should_exit_2(void **state)
     assert_non_null(strstr(out_text, "unknown network 'alexnet'"));
     const char *ops[] = {"tasks", "resnet-18", "--ops", "pool"};
     assert_int_equal(run(ops, 4), 2);
-    const char *target[] = {"tasks", "resnet-18", "--target", "hexagon"};
+    const char *target[] = {"tasks", "resnet-18", "--target", "hybrid"};
     assert_int_equal(run(target, 4), 2);
     assert_non_null(strstr(out_text, "no network strategy"));
     const char *shape[] = {"tasks", "resnet-18", "--image-shape", "3,224"};
