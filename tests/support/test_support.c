@@ -56,6 +56,13 @@ const char *at_test_source_path(const char *rel)
     return path_buf;
 }
 
+const char *at_test_pocl_cache_dir(void)
+{
+    const char *bin = getenv("AT_BINARY_DIR");
+    snprintf(path_buf, sizeof path_buf, "%s/pocl-cache", bin && *bin ? bin : ".");
+    return path_buf;
+}
+
 const char *at_test_tmpdir(const char *tag)
 {
     const char *t = getenv("TMPDIR");

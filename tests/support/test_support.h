@@ -31,6 +31,10 @@ const char *at_test_shared_path(const char *rel);
 /* Path under the source tree (AT_SOURCE_DIR from ctest, else "."); static buffer. */
 const char *at_test_source_path(const char *rel);
 
+/* The cache of PoCL's compiled kernels the tests share: $AT_BINARY_DIR/pocl-cache (set by ctest,
+ * else ./pocl-cache); static buffer, valid until the next call. */
+const char *at_test_pocl_cache_dir(void);
+
 /* A fresh empty directory for this test (under $TMPDIR); static buffer. */
 const char *at_test_tmpdir(const char *tag);
 
