@@ -164,6 +164,25 @@ int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+void at_test_cli_open(at_test_cli *c, const char *tag)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->work, sizeof c->work, "%s", at_test_tmpdir(tag));
+    snprintf(c->cache, sizeof c->cache, "%s", at_test_pocl_cache_dir());
+}
+
+int at_test_cli_run(at_test_cli *c, const char *const *args)
+{
+    return at_test_cli_finish(c->work, at_test_cli_start(c->work, args), &c->out, &c->err);
+}
+
+void at_test_cli_close(at_test_cli *c)
+{
+    at_free(c->out);
+    at_free(c->err);
+    c->out = c->err = NULL;
+}
+
 void at_test_check_golden(const char *rel, const char *text)
 {
     char rel_path[512];

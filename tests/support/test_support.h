@@ -62,6 +62,22 @@ pid_t at_test_cli_start(const char *workdir, const char *const *args);
  * and returns its exit code (128 + signal when killed); prints both streams on a non-zero exit. */
 int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err);
 
+/* The autotvm runs of one CLI test file: a fresh work directory (each run's cwd, where its
+ * streams land), PoCL's shared kernel cache for --cache-dir, and what the last run printed. */
+typedef struct at_test_cli {
+    char  work[2048];
+    char  cache[2048];
+    char *out, *err; /* at_free'd by the next run and by at_test_cli_close */
+} at_test_cli;
+
+/* Makes c's work directory (at_test_tmpdir(tag)) and cache path; nothing printed yet. */
+void at_test_cli_open(at_test_cli *c, const char *tag);
+
+/* Runs autotvm with args (NULL-terminated) to its end: at_test_cli_start + at_test_cli_finish. */
+int at_test_cli_run(at_test_cli *c, const char *const *args);
+
+void at_test_cli_close(at_test_cli *c);
+
 /* A long-running autotvm (tracker / rpc-server) a test started: pid, the read end of its stdout,
  * and the port of its "bind to 127.0.0.1:PORT" line. */
 typedef struct at_test_daemon {
