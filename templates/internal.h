@@ -22,6 +22,39 @@ double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i);
 /* p[i] = v rounded to float type t (float16 rounds to nearest even). */
 void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v);
 
+/* ---- op-kind rows (templates/ops_<kind>.c) -------------------------------------------------- */
+
+/* The fields of an at_op_def row whose callbacks are the file's static functions named as the
+ * fields are (check_args, tensors, ... tolerance); the row adds .tiny and .typical. */
+#define AT_OP_ROW_(kind_name, form)                                                                   \
+    .name = kind_name, .check_args = check_args, .tensors = tensors, .write_json = write_json,       \
+    .read_json = read_json, .parse_list = parse_list, .comma_form = form, .flop = flop,              \
+    .compute = compute, .reference = reference, .tolerance = tolerance
+
+/* The callbacks check_args, tensors, write_json, read_json and flop of a kind whose own functions
+ * at_op_<kind>_check_args ... at_op_<kind>_flop take its argument struct, a->u.<kind>. */
+#define AT_OP_FORWARD_(kind)                                                                          \
+    static at_status check_args(const at_args *a)                                                     \
+    {                                                                                                 \
+        return at_op_##kind##_check_args(&a->u.kind);                                                \
+    }                                                                                                 \
+    static size_t tensors(const at_args *a, at_tensor_desc *out)                                      \
+    {                                                                                                 \
+        return at_op_##kind##_tensors(&a->u.kind, out);                                              \
+    }                                                                                                 \
+    static void write_json(const at_args *a, at_strbuf *sb)                                           \
+    {                                                                                                 \
+        at_op_##kind##_args_write_json(&a->u.kind, sb);                                              \
+    }                                                                                                 \
+    static at_status read_json(const cJSON *array, at_args *a)                                        \
+    {                                                                                                 \
+        return at_op_##kind##_args_from_json(array, &a->u.kind);                                     \
+    }                                                                                                 \
+    static double flop(const at_args *a)                                                              \
+    {                                                                                                 \
+        return at_op_##kind##_flop(&a->u.kind);                                                      \
+    }
+
 /* ---- workload JSON and the comma form (templates/op_util.c) --------------------------------- */
 
 /* Appends v[0..n) as a JSON list: [1, 2, 3] ([] when n is 0). */
@@ -116,6 +149,10 @@ typedef struct at_tmpl_pad {
      * loop reads outside the buffer. */
     bool              clamp;
 } at_tmpl_pad;
+
+/* Fills g's derived sizes (khd, kwd, ihp, iwp, oh, ow: TVM's output-size rule, 0 when the
+ * dilated window does not fit) from its data, kernel, stride, dilation and padding (op_util.c). */
+void at_tmpl_geom_derive(at_conv2d_geom *g);
 
 /* The padding of a convolution (or pooling) geometry: zero value, no clamp. */
 at_tmpl_pad at_tmpl_pad_of(const at_conv2d_geom *g);
