@@ -302,6 +302,13 @@ typedef struct at_tmpl_wino_gemm_ctx {
 } at_tmpl_wino_gemm_ctx;
 const at_ir_expr *at_tmpl_wino_gemm_elem(at_ir_sched *s, int a, int b, void *ctx);
 
+/* The output stage's store of one m x m tile: out[n][co][ho m + hi][wo m + wi] = tile[hi m + wi]
+ * over loops hi, wi of the given kind, guarded where H or W is not a multiple of m (the ragged
+ * last row and column of tiles). */
+const at_ir_stmt *at_tmpl_wino_store_tile(at_ir_sched *s, const at_tmpl_wino *w, const at_ir_buffer *out,
+                                          const at_ir_buffer *tile, const at_ir_expr *n, const at_ir_expr *co,
+                                          const at_ir_expr *ho, const at_ir_expr *wo, at_ir_for_kind kind);
+
 /* ---- testing/matmul (templates/matmul.c) ---------------------------------------------------- */
 
 enum { AT_TMPL_MATMUL_TILE_Y, AT_TMPL_MATMUL_TILE_X, AT_TMPL_MATMUL_N_KNOBS };
