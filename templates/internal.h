@@ -150,6 +150,8 @@ typedef struct at_tmpl_pad {
     bool              clamp;
 } at_tmpl_pad;
 
+/* Sets g's stride (h, w), dilation (h, w) and padding (top, left, bottom, right) (op_util.c). */
+void at_tmpl_geom_window(at_conv2d_geom *g, const int64_t stride[2], const int64_t dilation[2], const int64_t pad[4]);
 /* Fills g's derived sizes (khd, kwd, ihp, iwp, oh, ow: TVM's output-size rule, 0 when the
  * dilated window does not fit) from its data, kernel, stride, dilation and padding (op_util.c). */
 void at_tmpl_geom_derive(at_conv2d_geom *g);

@@ -121,6 +121,18 @@ at_status at_tmpl_parse_list(const char *text, size_t max_ints, int64_t *ints, s
     return AT_OK;
 }
 
+void at_tmpl_geom_window(at_conv2d_geom *g, const int64_t stride[2], const int64_t dilation[2], const int64_t pad[4])
+{
+    g->sh = stride[0];
+    g->sw = stride[1];
+    g->dh = dilation[0];
+    g->dw = dilation[1];
+    g->pt = pad[0];
+    g->pl = pad[1];
+    g->pb = pad[2];
+    g->pr = pad[3];
+}
+
 void at_tmpl_geom_derive(at_conv2d_geom *g)
 {
     g->khd = (g->kh - 1) * g->dh + 1;

@@ -32,14 +32,7 @@ void at_op_conv2d_geom(at_op_kind op, const at_conv2d_args *a, at_conv2d_geom *g
     }
     g->kh = a->kernel[2];
     g->kw = a->kernel[3];
-    g->sh = a->stride[0];
-    g->sw = a->stride[1];
-    g->dh = a->dilation[0];
-    g->dw = a->dilation[1];
-    g->pt = a->pad[0];
-    g->pl = a->pad[1];
-    g->pb = a->pad[2];
-    g->pr = a->pad[3];
+    at_tmpl_geom_window(g, a->stride, a->dilation, a->pad);
     at_tmpl_geom_derive(g);
 }
 

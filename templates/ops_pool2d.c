@@ -20,14 +20,11 @@ void at_op_pool2d_geom(const at_pool2d_args *a, at_conv2d_geom *g)
     g->mult = 1;
     g->kh = a->kernel[0];
     g->kw = a->kernel[1];
-    g->sh = a->stride[0];
-    g->sw = a->stride[1];
-    g->dh = a->dilation[0];
-    g->dw = a->dilation[1];
-    g->pt = a->pad[0];
-    g->pl = a->pad[1];
-    g->pb = a->pad[2] + (a->ceil_mode ? g->sh - 1 : 0);
-    g->pr = a->pad[3] + (a->ceil_mode ? g->sw - 1 : 0);
+    at_tmpl_geom_window(g, a->stride, a->dilation, a->pad);
+    if (a->ceil_mode) {
+        g->pb += g->sh - 1;
+        g->pr += g->sw - 1;
+    }
     at_tmpl_geom_derive(g);
 }
 
