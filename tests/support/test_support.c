@@ -102,6 +102,15 @@ char *at_test_read_file(const char *path, size_t *len)
     return buf;
 }
 
+size_t at_test_count_lines(const char *path)
+{
+    char *t = at_test_read_file(path, NULL);
+    size_t n = 0;
+    for (const char *p = t; p && *p; p++) n += *p == '\n';
+    at_free(t);
+    return n;
+}
+
 void at_test_write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");

@@ -41,6 +41,9 @@ const char *at_test_tmpdir(const char *tag);
 /* Reads a whole file into an at_malloc'ed NUL-terminated buffer; NULL when unreadable. */
 char *at_test_read_file(const char *path, size_t *len);
 
+/* The newline characters of a file (0 when it cannot be read). */
+size_t at_test_count_lines(const char *path);
+
 /* The fields of /proc/PID/stat the process tests use. */
 typedef struct at_test_proc {
     long               ppid, pgrp;

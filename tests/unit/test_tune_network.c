@@ -47,15 +47,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static size_t count_lines(const char *path)
-{
-    char *t = at_test_read_file(path, NULL);
-    size_t n = 0;
-    for (const char *p = t; p && *p; p++) n += *p == '\n';
-    at_free(t);
-    return n;
-}
-
 static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
 {
     (void)state;
@@ -140,7 +131,7 @@ static void resume_should_never_measure_a_config_twice(void **state)
     /* kill once task 1 is done and task 2 has begun (4 records), or give up after 50 s */
     struct timespec ts = {0, 20 * 1000 * 1000};
     size_t n = 0;
-    for (int i = 0; i < 2500 && (n = count_lines(tmp)) < 4; i++) nanosleep(&ts, NULL);
+    for (int i = 0; i < 2500 && (n = at_test_count_lines(tmp)) < 4; i++) nanosleep(&ts, NULL);
     assert_true(n >= 4);
     assert_int_equal(kill(-pid, SIGKILL), 0);
     int rc = finish(pid);

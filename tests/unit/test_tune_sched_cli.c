@@ -38,15 +38,6 @@ static size_t count(const char *text, const char *needle)
     return n;
 }
 
-static size_t count_lines(const char *path)
-{
-    char *t = at_test_read_file(path, NULL);
-    size_t n = 0;
-    for (const char *p = t; p && *p; p++) n += *p == '\n';
-    at_free(t);
-    return n;
-}
-
 /* The records per workload in order of first appearance (at most 8), checked distinct configs;
  * returns the number of workloads. */
 static size_t per_workload(const at_rec_log *l, size_t counts[8], const char *keys[8])
@@ -144,7 +135,7 @@ static void interrupted_scheduler_should_leave_a_log_and_resume_to_n_trials(void
     pid_t pid = at_test_cli_start(cli.work, args);
     struct timespec ts = {0, 20 * 1000 * 1000};
     size_t n = 0;
-    for (int i = 0; i < 2500 && (n = count_lines(tmp)) < 3; i++) nanosleep(&ts, NULL);
+    for (int i = 0; i < 2500 && (n = at_test_count_lines(tmp)) < 3; i++) nanosleep(&ts, NULL);
     assert_true(n >= 3);
     assert_int_equal(kill(-pid, SIGINT), 0); /* Ctrl-C reaches the whole process group */
     assert_int_equal(at_test_cli_finish(cli.work, pid, &cli.out, &cli.err), 128 + SIGINT);
