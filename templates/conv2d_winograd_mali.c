@@ -234,18 +234,7 @@ static void output_stage(at_ir_sched *s, const wg *w, const at_ir_buffer *M, con
                                              at_tmpl_wino_transform(s, w->ot, w->t.A, al, m, 1, vh, vw, at_tmpl_wino_gemm_elem, &mc));
 
     /* the m x m tile, hi and wi unrolled, ragged edges guarded */
-    at_tmpl_loop tl[2] = {at_tmpl_loop_new(s, "hi", m, AT_IR_UNROLLED), at_tmpl_loop_new(s, "wi", m, AT_IR_UNROLLED)};
-    const at_ir_expr *hi = at_ir_v(s, tl[0].var), *wi = at_ir_v(s, tl[1].var);
-    const at_ir_expr *h = at_ir_add(s, at_ir_mul(s, ho, at_tmpl_i(s, m)), hi), *ww = at_ir_add(s, at_ir_mul(s, wo, at_tmpl_i(s, m)), wi);
-    const at_ir_expr *oi[4] = {n, co, h, ww};
-    const int64_t od[4] = {g->n, g->co, w->t.H, w->t.W};
-    const at_ir_stmt *st = at_ir_store(s, out, at_tmpl_index(s, oi, od, 4),
-                                       at_ir_load(s, Y, at_ir_add(s, at_ir_mul(s, hi, at_tmpl_i(s, m)), wi), 1));
-    const at_ir_expr *cond = NULL;
-    if (w->t.H % m) cond = at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, w->t.H));
-    if (w->t.W % m) cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, ww, at_tmpl_i(s, w->t.W)));
-    if (cond) st = at_ir_if(s, cond, st, NULL);
-    items[m * m] = at_tmpl_nest(s, tl, 2, st);
+    items[m * m] = at_tmpl_wino_store_tile(s, &w->t, out, Y, n, co, ho, wo, AT_IR_UNROLLED);
     at_ir_add_kernel(s, "output_kernel", at_tmpl_nest(s, bind, 2, at_ir_seq(s, items, (size_t)(m * m + 1))));
 }
 

@@ -23,6 +23,39 @@ double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i);
 /* p[i] = v rounded to float type t (float16 rounds to nearest even). */
 void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v);
 
+/* ---- op-kind rows (templates/ops_<kind>.c) -------------------------------------------------- */
+
+/* The fields of an at_op_def row whose callbacks are the file's static functions named as the
+ * fields are (check_args, tensors, ... tolerance); the row adds .tiny and .typical. */
+#define AT_OP_ROW_(kind_name, form)                                                                   \
+    .name = kind_name, .check_args = check_args, .tensors = tensors, .write_json = write_json,       \
+    .read_json = read_json, .parse_list = parse_list, .comma_form = form, .flop = flop,              \
+    .compute = compute, .reference = reference, .tolerance = tolerance
+
+/* The callbacks check_args, tensors, write_json, read_json and flop of a kind whose own functions
+ * at_op_<kind>_check_args ... at_op_<kind>_flop take its argument struct, a->u.<kind>. */
+#define AT_OP_FORWARD_(kind)                                                                          \
+    static at_status check_args(const at_args *a)                                                     \
+    {                                                                                                 \
+        return at_op_##kind##_check_args(&a->u.kind);                                                \
+    }                                                                                                 \
+    static size_t tensors(const at_args *a, at_tensor_desc *out)                                      \
+    {                                                                                                 \
+        return at_op_##kind##_tensors(&a->u.kind, out);                                              \
+    }                                                                                                 \
+    static void write_json(const at_args *a, at_strbuf *sb)                                           \
+    {                                                                                                 \
+        at_op_##kind##_args_write_json(&a->u.kind, sb);                                              \
+    }                                                                                                 \
+    static at_status read_json(const cJSON *array, at_args *a)                                        \
+    {                                                                                                 \
+        return at_op_##kind##_args_from_json(array, &a->u.kind);                                     \
+    }                                                                                                 \
+    static double flop(const at_args *a)                                                              \
+    {                                                                                                 \
+        return at_op_##kind##_flop(&a->u.kind);                                                      \
+    }
+
 /* ---- workload JSON and the comma form (templates/op_util.c) --------------------------------- */
 
 /* Appends v[0..n) as a JSON list: [1, 2, 3] ([] when n is 0). */
@@ -117,6 +150,12 @@ typedef struct at_tmpl_pad {
      * loop reads outside the buffer. */
     bool              clamp;
 } at_tmpl_pad;
+
+/* Sets g's stride (h, w), dilation (h, w) and padding (top, left, bottom, right) (op_util.c). */
+void at_tmpl_geom_window(at_conv2d_geom *g, const int64_t stride[2], const int64_t dilation[2], const int64_t pad[4]);
+/* Fills g's derived sizes (khd, kwd, ihp, iwp, oh, ow: TVM's output-size rule, 0 when the
+ * dilated window does not fit) from its data, kernel, stride, dilation and padding (op_util.c). */
+void at_tmpl_geom_derive(at_conv2d_geom *g);
 
 /* The padding of a convolution (or pooling) geometry: zero value, no clamp. */
 at_tmpl_pad at_tmpl_pad_of(const at_conv2d_geom *g);
@@ -265,6 +304,13 @@ typedef struct at_tmpl_wino_gemm_ctx {
     const at_ir_expr   *co, *p;
 } at_tmpl_wino_gemm_ctx;
 const at_ir_expr *at_tmpl_wino_gemm_elem(at_ir_sched *s, int a, int b, void *ctx);
+
+/* The output stage's store of one m x m tile: out[n][co][ho m + hi][wo m + wi] = tile[hi m + wi]
+ * over loops hi, wi of the given kind, guarded where H or W is not a multiple of m (the ragged
+ * last row and column of tiles). */
+const at_ir_stmt *at_tmpl_wino_store_tile(at_ir_sched *s, const at_tmpl_wino *w, const at_ir_buffer *out,
+                                          const at_ir_buffer *tile, const at_ir_expr *n, const at_ir_expr *co,
+                                          const at_ir_expr *ho, const at_ir_expr *wo, at_ir_for_kind kind);
 
 /* ---- testing/matmul (templates/matmul.c) ---------------------------------------------------- */
 

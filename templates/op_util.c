@@ -1,5 +1,6 @@
 /* The pieces every op kind's workload JSON and comma form are made of, written once: TVM's
- * serialize_args writes tensors as ["TENSOR", shape, dtype], tuples as lists, None as null. */
+ * serialize_args writes tensors as ["TENSOR", shape, dtype], tuples as lists, None as null. And
+ * the sizes a convolution's or pooling's geometry derives from its window and padding. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,4 +119,26 @@ at_status at_tmpl_parse_list(const char *text, size_t max_ints, int64_t *ints, s
     *n_ints = n;
     *dtype = dt;
     return AT_OK;
+}
+
+void at_tmpl_geom_window(at_conv2d_geom *g, const int64_t stride[2], const int64_t dilation[2], const int64_t pad[4])
+{
+    g->sh = stride[0];
+    g->sw = stride[1];
+    g->dh = dilation[0];
+    g->dw = dilation[1];
+    g->pt = pad[0];
+    g->pl = pad[1];
+    g->pb = pad[2];
+    g->pr = pad[3];
+}
+
+void at_tmpl_geom_derive(at_conv2d_geom *g)
+{
+    g->khd = (g->kh - 1) * g->dh + 1;
+    g->kwd = (g->kw - 1) * g->dw + 1;
+    g->ihp = g->ih + g->pt + g->pb;
+    g->iwp = g->iw + g->pl + g->pr;
+    g->oh = g->sh > 0 && g->ihp >= g->khd ? (g->ihp - g->khd) / g->sh + 1 : 0;
+    g->ow = g->sw > 0 && g->iwp >= g->kwd ? (g->iwp - g->kwd) / g->sw + 1 : 0;
 }

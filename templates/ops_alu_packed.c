@@ -255,30 +255,7 @@ void at_op_alu_packed_ref(at_op_kind op, const at_alu_packed_args *a, const void
 
 /* ---- the op-kind rows ------------------------------------------------------------------------ */
 
-static at_status check_args(const at_args *a)
-{
-    return at_op_alu_packed_check_args(&a->u.alu_packed);
-}
-
-static size_t tensors(const at_args *a, at_tensor_desc *out)
-{
-    return at_op_alu_packed_tensors(&a->u.alu_packed, out);
-}
-
-static void write_json(const at_args *a, at_strbuf *sb)
-{
-    at_op_alu_packed_args_write_json(&a->u.alu_packed, sb);
-}
-
-static at_status read_json(const cJSON *array, at_args *a)
-{
-    return at_op_alu_packed_args_from_json(array, &a->u.alu_packed);
-}
-
-static double flop(const at_args *a)
-{
-    return at_op_alu_packed_flop(&a->u.alu_packed);
-}
+AT_OP_FORWARD_(alu_packed)
 
 static void compute(const at_args *a, at_ir_sched *s)
 {
@@ -299,10 +276,7 @@ static at_op_tolerance tolerance(const at_args *a)
 static const char *const tiny[] = {"1,32,4,6", "1,32,4,6,int8", NULL};
 static const char *const typical[] = {"1,64,56,56", "1,128,28,28,int8", NULL};
 
-#define ALU_ROW_(kind_name)                                                                          \
-    .name = kind_name, .check_args = check_args, .tensors = tensors, .write_json = write_json,      \
-    .read_json = read_json, .parse_list = parse_list, .comma_form = "N,C,H,W[,dtype]", .flop = flop, \
-    .compute = compute, .reference = reference, .tolerance = tolerance, .tiny = tiny, .typical = typical
+#define ALU_ROW_(kind_name) AT_OP_ROW_(kind_name, "N,C,H,W[,dtype]"), .tiny = tiny, .typical = typical
 
 const at_op_def at_op_add_packed = {ALU_ROW_("add_packed")};
 const at_op_def at_op_multiply_packed = {ALU_ROW_("multiply_packed")};

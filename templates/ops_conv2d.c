@@ -37,20 +37,8 @@ void at_op_conv2d_geom(at_op_kind op, const at_conv2d_args *a, at_conv2d_geom *g
     }
     g->kh = a->kernel[2];
     g->kw = a->kernel[3];
-    g->sh = a->stride[0];
-    g->sw = a->stride[1];
-    g->dh = a->dilation[0];
-    g->dw = a->dilation[1];
-    g->pt = a->pad[0];
-    g->pl = a->pad[1];
-    g->pb = a->pad[2];
-    g->pr = a->pad[3];
-    g->khd = (g->kh - 1) * g->dh + 1;
-    g->kwd = (g->kw - 1) * g->dw + 1;
-    g->ihp = g->ih + g->pt + g->pb;
-    g->iwp = g->iw + g->pl + g->pr;
-    g->oh = g->sh > 0 && g->ihp >= g->khd ? (g->ihp - g->khd) / g->sh + 1 : 0;
-    g->ow = g->sw > 0 && g->iwp >= g->kwd ? (g->iwp - g->kwd) / g->sw + 1 : 0;
+    at_tmpl_geom_window(g, a->stride, a->dilation, a->pad);
+    at_tmpl_geom_derive(g);
 }
 
 int at_op_winograd_tile(const at_conv2d_args *a)
@@ -526,10 +514,11 @@ static at_op_tolerance tolerance(const at_args *a)
     return at_op_conv2d_tolerance(a->op, &a->u.conv2d);
 }
 
-#define CONV_ROW_(kind_name, form)                                                                   \
-    .name = kind_name, .check_args = check_args, .tensors = tensors, .write_json = write_json,      \
-    .read_json = read_json, .parse_list = at_op_conv2d_parse_list, .comma_form = form, .flop = flop,             \
-    .compute = compute, .reference = reference, .tolerance = tolerance
+/* the rows' parse_list (AT_OP_ROW_): the comma form, shared with the x86 NCHWc kinds */
+static at_status parse_list(const char *text, at_args *out)
+{
+    return at_op_conv2d_parse_list(text, out);
+}
 
 static const char *const conv_tiny[] = {
     "1,4,9,9,8,3,3,1,1",   /* padded 3x3 */
@@ -543,7 +532,7 @@ static const char *const conv_tiny[] = {
 static const char *const conv_typical[] = {"1,64,56,56,64,3,3,1,1", "1,128,28,28,256,3,3,2,1", NULL};
 
 const at_op_def at_op_conv2d_nchw = {
-    CONV_ROW_("conv2d_nchw", "N,C,H,W,CO,KH,KW,stride,pad[,dilation][,dtype]"),
+    AT_OP_ROW_("conv2d_nchw", "N,C,H,W,CO,KH,KW,stride,pad[,dilation][,dtype]"),
     .tiny = conv_tiny,
     .typical = conv_typical,
 };
@@ -558,7 +547,7 @@ static const char *const wino_tiny[] = {
 static const char *const wino_typical[] = {"1,64,56,56,64,3,3,1,1", "1,256,14,14,256,3,3,1,1", NULL};
 
 const at_op_def at_op_conv2d_nchw_winograd = {
-    CONV_ROW_("conv2d_nchw_winograd", "N,C,H,W,CO,KH,KW,stride,pad[,dilation][,dtype]"),
+    AT_OP_ROW_("conv2d_nchw_winograd", "N,C,H,W,CO,KH,KW,stride,pad[,dilation][,dtype]"),
     .tiny = wino_tiny,
     .typical = wino_typical,
 };
@@ -572,7 +561,7 @@ static const char *const dw_tiny[] = {
 static const char *const dw_typical[] = {"1,32,112,112,1,3,3,1,1", "1,256,28,28,1,3,3,2,1", NULL};
 
 const at_op_def at_op_depthwise_conv2d_nchw = {
-    CONV_ROW_("depthwise_conv2d_nchw", "N,C,H,W,multiplier,KH,KW,stride,pad[,dilation][,dtype]"),
+    AT_OP_ROW_("depthwise_conv2d_nchw", "N,C,H,W,multiplier,KH,KW,stride,pad[,dilation][,dtype]"),
     .tiny = dw_tiny,
     .typical = dw_typical,
 };

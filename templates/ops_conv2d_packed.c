@@ -279,30 +279,7 @@ void at_op_conv2d_packed_ref(const at_conv2d_packed_args *a, const void *data, c
 
 /* ---- the op-kind row ------------------------------------------------------------------------- */
 
-static at_status check_args(const at_args *a)
-{
-    return at_op_conv2d_packed_check_args(&a->u.conv2d_packed);
-}
-
-static size_t tensors(const at_args *a, at_tensor_desc *out)
-{
-    return at_op_conv2d_packed_tensors(&a->u.conv2d_packed, out);
-}
-
-static void write_json(const at_args *a, at_strbuf *sb)
-{
-    at_op_conv2d_packed_args_write_json(&a->u.conv2d_packed, sb);
-}
-
-static at_status read_json(const cJSON *array, at_args *a)
-{
-    return at_op_conv2d_packed_args_from_json(array, &a->u.conv2d_packed);
-}
-
-static double flop(const at_args *a)
-{
-    return at_op_conv2d_packed_flop(&a->u.conv2d_packed);
-}
+AT_OP_FORWARD_(conv2d_packed)
 
 static void compute(const at_args *a, at_ir_sched *s)
 {
@@ -324,17 +301,7 @@ static const char *const tiny[] = {"1,32,6,5,32,3,3,1,1", NULL};
 static const char *const typical[] = {"1,64,14,14,64,3,3,1,1", "1,128,28,28,256,1,1,2,0", NULL};
 
 const at_op_def at_op_conv2d_packed = {
-    .name = "conv2d_packed",
-    .check_args = check_args,
-    .tensors = tensors,
-    .write_json = write_json,
-    .read_json = read_json,
-    .parse_list = parse_list,
-    .comma_form = "N,CI,H,W,CO,KH,KW,S,P",
-    .flop = flop,
-    .compute = compute,
-    .reference = reference,
-    .tolerance = tolerance,
+    AT_OP_ROW_("conv2d_packed", "N,CI,H,W,CO,KH,KW,S,P"),
     .tiny = tiny,
     .typical = typical,
 };

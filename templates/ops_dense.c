@@ -152,30 +152,7 @@ at_op_tolerance at_op_dense_tolerance(const at_dense_args *a)
 
 /* ---- the op-kind row ------------------------------------------------------------------------- */
 
-static at_status check_args(const at_args *a)
-{
-    return at_op_dense_check_args(&a->u.dense);
-}
-
-static size_t tensors(const at_args *a, at_tensor_desc *out)
-{
-    return at_op_dense_tensors(&a->u.dense, out);
-}
-
-static void write_json(const at_args *a, at_strbuf *sb)
-{
-    at_op_dense_args_write_json(&a->u.dense, sb);
-}
-
-static at_status read_json(const cJSON *array, at_args *a)
-{
-    return at_op_dense_args_from_json(array, &a->u.dense);
-}
-
-static double flop(const at_args *a)
-{
-    return at_op_dense_flop(&a->u.dense);
-}
+AT_OP_FORWARD_(dense)
 
 static void compute(const at_args *a, at_ir_sched *s)
 {
@@ -201,17 +178,7 @@ static const char *const tiny[] = {
 static const char *const typical[] = {"1,1000,512", "4,256,128", NULL};
 
 const at_op_def at_op_dense = {
-    .name = "dense",
-    .check_args = check_args,
-    .tensors = tensors,
-    .write_json = write_json,
-    .read_json = read_json,
-    .parse_list = parse_list,
-    .comma_form = "M,N,K[,dtype]",
-    .flop = flop,
-    .compute = compute,
-    .reference = reference,
-    .tolerance = tolerance,
+    AT_OP_ROW_("dense", "M,N,K[,dtype]"),
     .tiny = tiny,
     .typical = typical,
 };

@@ -152,17 +152,7 @@ static const char *const tiny[] = {"16,8,12", "16,8,12,int32", "16,24,20", "8,8,
 static const char *const typical[] = {"64,64,64", "48,32,80", NULL};
 
 const at_op_def at_op_matmul = {
-    .name = "matmul",
-    .check_args = check_args,
-    .tensors = tensors,
-    .write_json = write_json,
-    .read_json = read_json,
-    .parse_list = parse_list,
-    .comma_form = "N,L,M[,dtype]",
-    .flop = flop,
-    .compute = compute,
-    .reference = reference,
-    .tolerance = tolerance,
+    AT_OP_ROW_("matmul", "N,L,M[,dtype]"),
     .tiny = tiny,
     .typical = typical,
 };

@@ -20,20 +20,12 @@ void at_op_pool2d_geom(const at_pool2d_args *a, at_conv2d_geom *g)
     g->mult = 1;
     g->kh = a->kernel[0];
     g->kw = a->kernel[1];
-    g->sh = a->stride[0];
-    g->sw = a->stride[1];
-    g->dh = a->dilation[0];
-    g->dw = a->dilation[1];
-    g->pt = a->pad[0];
-    g->pl = a->pad[1];
-    g->pb = a->pad[2] + (a->ceil_mode ? g->sh - 1 : 0);
-    g->pr = a->pad[3] + (a->ceil_mode ? g->sw - 1 : 0);
-    g->khd = (g->kh - 1) * g->dh + 1;
-    g->kwd = (g->kw - 1) * g->dw + 1;
-    g->ihp = g->ih + g->pt + g->pb;
-    g->iwp = g->iw + g->pl + g->pr;
-    g->oh = g->sh > 0 && g->ihp >= g->khd ? (g->ihp - g->khd) / g->sh + 1 : 0;
-    g->ow = g->sw > 0 && g->iwp >= g->kwd ? (g->iwp - g->kwd) / g->sw + 1 : 0;
+    at_tmpl_geom_window(g, a->stride, a->dilation, a->pad);
+    if (a->ceil_mode) {
+        g->pb += g->sh - 1;
+        g->pr += g->sw - 1;
+    }
+    at_tmpl_geom_derive(g);
 }
 
 double at_op_pool2d_lowest(at_ir_type t)
@@ -227,17 +219,7 @@ static const char *const tiny[] = {
 static const char *const typical[] = {"1,64,112,112,3,3,2,1", "1,96,109,109,3,3,2,0", NULL};
 
 const at_op_def at_op_pool2d_max_nchw = {
-    .name = "pool2d_max_nchw",
-    .check_args = check_args,
-    .tensors = tensors,
-    .write_json = write_json,
-    .read_json = read_json,
-    .parse_list = parse_list,
-    .comma_form = "N,C,H,W,KH,KW,stride,pad[,dilation][,dtype]",
-    .flop = flop,
-    .compute = compute,
-    .reference = reference,
-    .tolerance = tolerance,
+    AT_OP_ROW_("pool2d_max_nchw", "N,C,H,W,KH,KW,stride,pad[,dilation][,dtype]"),
     .tiny = tiny,
     .typical = typical,
 };

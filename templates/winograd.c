@@ -67,3 +67,22 @@ const at_ir_expr *at_tmpl_wino_gemm_elem(at_ir_sched *s, int ra, int rb, void *c
     const int64_t md[4] = {m->w->al, m->w->al, m->w->g.co, m->n_p};
     return at_ir_load(s, m->M, at_tmpl_index(s, mi, md, 4), 1);
 }
+
+const at_ir_stmt *at_tmpl_wino_store_tile(at_ir_sched *s, const at_tmpl_wino *w, const at_ir_buffer *out,
+                                          const at_ir_buffer *tile, const at_ir_expr *n, const at_ir_expr *co,
+                                          const at_ir_expr *ho, const at_ir_expr *wo, at_ir_for_kind kind)
+{
+    int m = w->m;
+    at_tmpl_loop tl[2] = {at_tmpl_loop_new(s, "hi", m, kind), at_tmpl_loop_new(s, "wi", m, kind)};
+    const at_ir_expr *hi = at_ir_v(s, tl[0].var), *wi = at_ir_v(s, tl[1].var);
+    const at_ir_expr *h = at_ir_add(s, at_ir_mul(s, ho, at_tmpl_i(s, m)), hi), *ww = at_ir_add(s, at_ir_mul(s, wo, at_tmpl_i(s, m)), wi);
+    const at_ir_expr *oi[4] = {n, co, h, ww};
+    const int64_t od[4] = {w->g.n, w->g.co, w->H, w->W};
+    const at_ir_stmt *st = at_ir_store(s, out, at_tmpl_index(s, oi, od, 4),
+                                       at_ir_load(s, tile, at_ir_add(s, at_ir_mul(s, hi, at_tmpl_i(s, m)), wi), 1));
+    const at_ir_expr *cond = NULL;
+    if (w->H % m) cond = at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, w->H));
+    if (w->W % m) cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, ww, at_tmpl_i(s, w->W)));
+    if (cond) st = at_ir_if(s, cond, st, NULL);
+    return at_tmpl_nest(s, tl, 2, st);
+}

@@ -7,7 +7,7 @@ at_add_test(test_mali_records_check LABELS unit DEPS templates records
           ${PROJECT_SOURCE_DIR}/cli/cmd_records_check.c ${PROJECT_SOURCE_DIR}/cli/args.c)
 # Launch geometry of TVM's measured configs and TopHub configs, pinned to TVM's (codegen only).
 at_add_test(test_mali_geometry LABELS unit DEPS templates backends_opencl)
-at_add_test(test_conformance_mali LABELS unit DEPS templates records backends_opencl
+at_add_test(test_conformance_mali LABELS unit DEPS templates records backends_opencl test_op_data
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_conformance_mali.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/mali_cases.c)
 if(TARGET at_measure)
   at_add_test(test_conformance_mali_pocl LABELS e2e device DEPS measure records TIMEOUT 300

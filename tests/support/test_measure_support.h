@@ -5,7 +5,9 @@
 #define AT_TESTS_MEASURE_SUPPORT_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "core/alloc.h"
 #include "measure/ocl.h"
 #include "tests/support/test_support.h"
 
@@ -41,6 +43,63 @@ static inline void at_test_expect_fault_tail(const at_result *res, size_t w, int
         print_error("work=32 cost %g vs work=1 costs %g, %g\n", res[w].costs_s[0], res[0].costs_s[0], res[w + 2].costs_s[0]);
         fail();
     }
+}
+
+/* Opens pool *out with make (at_meas_ocl_new, at_meas_cpu_new) and o, for a cmocka group setup:
+ * 0, or -1 after printing why. */
+static inline int at_test_pool_open(at_status (*make)(const at_measure_opts *, at_meas_ocl **), const at_measure_opts *o,
+                                    at_meas_ocl **out)
+{
+    at_status st = make(o, out);
+    if (st != AT_OK) {
+        print_error("pool: %s\n", at_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+/* cmocka group fixtures of the tests that check templates' outputs on a device: an OpenCL pool in
+ * *state on AT_TEST_DEVICE (else the default device) with PoCL's shared kernel cache, one run per
+ * config, the output check on, and timeouts that PoCL's compiles of whole sampled spaces fit. */
+static inline int at_test_verify_pool_setup(void **state)
+{
+    at_measure_opts o = {.number = 1, .repeat = 1, .timeout_ms = 60000, .build_timeout_ms = 120000, .cooldown_ms = -1,
+                         .n_parallel = 2, .check_correctness = true, .device = getenv("AT_TEST_DEVICE"),
+                         .cache_dir = at_test_pocl_cache_dir()};
+    at_meas_ocl *pool;
+    int rc = at_test_pool_open(at_meas_ocl_new, &o, &pool);
+    *state = pool;
+    return rc;
+}
+
+static inline int at_test_verify_pool_teardown(void **state)
+{
+    at_meas_ocl_free(*state);
+    return 0;
+}
+
+/* Measures in[0..n) on pool m (its output check on); returns how many came back OK. Fails the test,
+ * naming what[i], on anything else but (when allow_reject) INSTANTIATION_ERROR: a config the
+ * device's work-group or local-memory limits reject before compiling. */
+static inline size_t at_test_verify_batch(at_meas_ocl *m, const at_meas_input *in, size_t n, bool allow_reject,
+                                          const char *const *what)
+{
+    at_result *res = at_calloc(n, sizeof *res);
+    assert_non_null(res);
+    for (size_t i = 0; i < n; i++) at_result_init(&res[i]);
+    assert_ok(at_meas_ocl_measure(m, in, n, res));
+    size_t ok = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (res[i].err == AT_MEAS_OK) {
+            ok++;
+        } else if (!(allow_reject && res[i].err == AT_MEAS_INSTANTIATION_ERROR)) {
+            print_error("%s: %s: %s\n", what[i], at_meas_err_name(res[i].err), res[i].msg ? res[i].msg : "");
+            fail();
+        }
+        at_result_fini(&res[i]);
+    }
+    at_free(res);
+    return ok;
 }
 
 #endif

@@ -56,6 +56,13 @@ const char *at_test_source_path(const char *rel)
     return path_buf;
 }
 
+const char *at_test_pocl_cache_dir(void)
+{
+    const char *bin = getenv("AT_BINARY_DIR");
+    snprintf(path_buf, sizeof path_buf, "%s/pocl-cache", bin && *bin ? bin : ".");
+    return path_buf;
+}
+
 const char *at_test_tmpdir(const char *tag)
 {
     const char *t = getenv("TMPDIR");
@@ -93,6 +100,15 @@ char *at_test_read_file(const char *path, size_t *len)
     if (buf) buf[n] = '\0';
     if (len) *len = n;
     return buf;
+}
+
+size_t at_test_count_lines(const char *path)
+{
+    char *t = at_test_read_file(path, NULL);
+    size_t n = 0;
+    for (const char *p = t; p && *p; p++) n += *p == '\n';
+    at_free(t);
+    return n;
 }
 
 void at_test_write_file(const char *path, const char *text)
@@ -155,6 +171,25 @@ int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err)
     assert_non_null(*err);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) print_error("stdout:\n%s\nstderr:\n%s\n", *out, *err);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void at_test_cli_open(at_test_cli *c, const char *tag)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->work, sizeof c->work, "%s", at_test_tmpdir(tag));
+    snprintf(c->cache, sizeof c->cache, "%s", at_test_pocl_cache_dir());
+}
+
+int at_test_cli_run(at_test_cli *c, const char *const *args)
+{
+    return at_test_cli_finish(c->work, at_test_cli_start(c->work, args), &c->out, &c->err);
+}
+
+void at_test_cli_close(at_test_cli *c)
+{
+    at_free(c->out);
+    at_free(c->err);
+    c->out = c->err = NULL;
 }
 
 void at_test_check_golden(const char *rel, const char *text)

@@ -31,11 +31,18 @@ const char *at_test_shared_path(const char *rel);
 /* Path under the source tree (AT_SOURCE_DIR from ctest, else "."); static buffer. */
 const char *at_test_source_path(const char *rel);
 
+/* The cache of PoCL's compiled kernels the tests share: $AT_BINARY_DIR/pocl-cache (set by ctest,
+ * else ./pocl-cache); static buffer, valid until the next call. */
+const char *at_test_pocl_cache_dir(void);
+
 /* A fresh empty directory for this test (under $TMPDIR); static buffer. */
 const char *at_test_tmpdir(const char *tag);
 
 /* Reads a whole file into an at_malloc'ed NUL-terminated buffer; NULL when unreadable. */
 char *at_test_read_file(const char *path, size_t *len);
+
+/* The newline characters of a file (0 when it cannot be read). */
+size_t at_test_count_lines(const char *path);
 
 /* The fields of /proc/PID/stat the process tests use. */
 typedef struct at_test_proc {
@@ -57,6 +64,22 @@ pid_t at_test_cli_start(const char *workdir, const char *const *args);
 /* Waits for pid, replaces *out and *err (at_free'd; may be NULL at first) with what it printed
  * and returns its exit code (128 + signal when killed); prints both streams on a non-zero exit. */
 int at_test_cli_finish(const char *workdir, pid_t pid, char **out, char **err);
+
+/* The autotvm runs of one CLI test file: a fresh work directory (each run's cwd, where its
+ * streams land), PoCL's shared kernel cache for --cache-dir, and what the last run printed. */
+typedef struct at_test_cli {
+    char  work[2048];
+    char  cache[2048];
+    char *out, *err; /* at_free'd by the next run and by at_test_cli_close */
+} at_test_cli;
+
+/* Makes c's work directory (at_test_tmpdir(tag)) and cache path; nothing printed yet. */
+void at_test_cli_open(at_test_cli *c, const char *tag);
+
+/* Runs autotvm with args (NULL-terminated) to its end: at_test_cli_start + at_test_cli_finish. */
+int at_test_cli_run(at_test_cli *c, const char *const *args);
+
+void at_test_cli_close(at_test_cli *c);
 
 /* A long-running autotvm (tracker / rpc-server) a test started: pid, the read end of its stdout,
  * and the port of its "bind to 127.0.0.1:PORT" line. */

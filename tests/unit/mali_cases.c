@@ -1,7 +1,6 @@
 /* Shared Mali test cases (mali_cases.h): tiny workloads and TopHub records with shrunk workloads. */
 #include "tests/unit/mali_cases.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -173,14 +172,4 @@ int64_t mali_config_index(const at_task *t, const at_config *c)
     if (st != AT_OK) print_error("config does not map: %s\n", at_last_error());
     assert_ok(st);
     return index;
-}
-
-double mali_max_rel_err(const float *got, const float *want, int64_t n)
-{
-    double worst = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double d = fabs((double)got[i] - (double)want[i]) / fmax(fabs((double)want[i]), 1e-3);
-        if (!(d <= worst)) worst = d; /* NaN sticks */
-    }
-    return worst;
 }

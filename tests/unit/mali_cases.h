@@ -36,7 +36,4 @@ void mali_cases_free(mali_case *cases, size_t n);
  * when it does not map. */
 int64_t mali_config_index(const at_task *t, const at_config *c);
 
-/* Max over the output elements of |got - want| / max(|want|, 1e-3) (float32 outputs). */
-double mali_max_rel_err(const float *got, const float *want, int64_t n);
-
 #endif

@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "core/strbuf.h"
 #include "templates/template.h"
+#include "tests/support/test_op_data.h"
 #include "tests/unit/mali_cases.h"
 
 static bool is_mali(const at_template *t)
@@ -23,76 +24,26 @@ static bool is_mali(const at_template *t)
     return n > 5 && !strcmp(t->name + n - 5, ".mali");
 }
 
-/* Random inputs, the reference outputs, and an output buffer for the program. */
-typedef struct data {
-    size_t         n;
-    at_tensor_desc d[AT_OP_MAX_TENSORS];
-    void          *buf[AT_OP_MAX_TENSORS], *ref[AT_OP_MAX_TENSORS];
-} data;
-
-static void data_init(data *dt, const at_args *a, uint64_t seed)
+/* Random inputs in [0, 1) and the reference outputs; every Mali workload is float32. */
+static void data_init(at_test_data *dt, const at_args *a, uint64_t seed)
 {
-    memset(dt, 0, sizeof *dt);
-    dt->n = at_op_tensors(a, dt->d);
-    at_rng rng;
-    at_rng_seed(&rng, seed);
-    const void *in[AT_OP_MAX_TENSORS];
-    void *outs[AT_OP_MAX_TENSORS];
-    size_t ni = 0, no = 0;
-    for (size_t i = 0; i < dt->n; i++) {
-        assert_true(at_ir_type_eq(dt->d[i].dtype, AT_IR_F32));
-        size_t bytes = (size_t)dt->d[i].n_elems * sizeof(float);
-        dt->buf[i] = at_calloc(1, bytes);
-        dt->ref[i] = at_calloc(1, bytes);
-        assert_non_null(dt->buf[i]);
-        assert_non_null(dt->ref[i]);
-        if (dt->d[i].is_output) {
-            outs[no++] = dt->ref[i];
-        } else {
-            for (int64_t k = 0; k < dt->d[i].n_elems; k++) ((float *)dt->buf[i])[k] = (float)at_rng_uniform(&rng);
-            in[ni++] = dt->buf[i];
-        }
-    }
-    at_op_reference(a, in, outs);
-}
-
-static void data_fini(data *dt)
-{
-    for (size_t i = 0; i < dt->n; i++) {
-        at_free(dt->buf[i]);
-        at_free(dt->ref[i]);
-    }
+    at_test_data_init(dt, a, seed, AT_TEST_FILL_UNIT);
+    for (size_t i = 0; i < dt->n; i++) assert_true(at_ir_type_eq(dt->d[i].dtype, AT_IR_F32));
 }
 
 /* Interprets config index of task t on dt; returns false when the config does not instantiate
- * (AT_EINVAL), else checks the output and tracks the worst error. */
-static bool run_config(const at_task *t, int64_t index, data *dt, double tol, double *worst, const char *what)
+ * (AT_EINVAL), else checks the output (1e-3 floor) and tracks the worst error. */
+static bool run_config(const at_task *t, int64_t index, at_test_data *dt, double tol, double *worst, const char *what)
 {
     at_config *c;
     assert_ok(at_task_config(t, index, &c));
-    at_arena *ar;
-    assert_ok(at_arena_new(0, &ar));
-    const at_ir_program *p;
-    at_status st = at_task_instantiate(t, c, ar, &p);
-    bool ok = st == AT_OK;
-    if (st != AT_EINVAL) assert_ok(st);
+    char name[256];
+    snprintf(name, sizeof name, "%s config %lld", what, (long long)index);
+    bool ok = at_test_data_run_config(t, c, dt, true, name);
     if (ok) {
-        for (size_t i = 0; i < dt->n; i++)
-            if (dt->d[i].is_output) memset(dt->buf[i], 0xFF, (size_t)dt->d[i].n_elems * sizeof(float));
-        st = at_ir_interp(p, dt->buf);
-        if (st != AT_OK) print_error("%s config %lld: %s\n", what, (long long)index, at_last_error());
-        assert_ok(st);
-        for (size_t i = 0; i < dt->n; i++) {
-            if (!dt->d[i].is_output) continue;
-            double e = mali_max_rel_err(dt->buf[i], dt->ref[i], dt->d[i].n_elems);
-            if (!(e <= tol)) {
-                print_error("%s config %lld: max relative error %g > %g\n", what, (long long)index, e, tol);
-                fail();
-            }
-            if (e > *worst) *worst = e;
-        }
+        double e = at_test_data_check(dt, 1e-3, tol, name);
+        if (e > *worst) *worst = e;
     }
-    at_arena_free(ar);
     at_config_free(c);
     return ok;
 }
@@ -125,7 +76,7 @@ static void sampled_configs_should_match_the_reference_on_tiny_workloads(void **
             at_rng rng;
             at_rng_seed(&rng, 1000 + ti * 10 + ai);
             assert_ok(at_space_sample_ints(sp, &rng, m, idx));
-            data dt;
+            at_test_data dt;
             data_init(&dt, &args[ai], 7 + ai);
             for (size_t k = 0; k < m; k++) {
                 if (run_config(t, idx[k], &dt, tolerance(tm), &worst, tm->name))
@@ -137,7 +88,7 @@ static void sampled_configs_should_match_the_reference_on_tiny_workloads(void **
             at_config *fb;
             assert_ok(at_task_fallback_config(t, NULL, 0, &fb));
             at_config_free(fb);
-            data_fini(&dt);
+            at_test_data_fini(&dt);
             at_task_free(t);
         }
         print_message("%-32s %zu configs checked, %zu rejected at instantiation, max rel err %.3g\n", tm->name, n_ok,
@@ -162,7 +113,7 @@ static void tophub_configs_should_match_the_reference_on_shrunk_workloads(void *
         at_task *t;
         assert_ok(at_task_new(c->tmpl, &c->shrunk, &t));
         int64_t index = mali_config_index(t, c->config);
-        data dt;
+        at_test_data dt;
         data_init(&dt, &c->shrunk, 100 + i);
         char what[160];
         snprintf(what, sizeof what, "%s (mali_v0.06.log line %zu, shrunk)", c->tmpl->name, c->line);
@@ -174,7 +125,7 @@ static void tophub_configs_should_match_the_reference_on_shrunk_workloads(void *
         }
         per[k]++;
         if (i == 0 || cases[i - 1].workload != c->workload) workloads++;
-        data_fini(&dt);
+        at_test_data_fini(&dt);
         at_task_free(t);
     }
     print_message("TopHub configs: spatial pack %zu (max rel err %.3g), winograd %zu (%.3g), depthwise %zu (%.3g), "

@@ -16,55 +16,8 @@
 
 #include "core/alloc.h"
 #include "core/rng.h"
-#include "measure/ocl.h"
+#include "tests/support/test_measure_support.h"
 #include "tests/unit/mali_cases.h"
-
-static char cache_dir[4096];
-static at_meas_ocl *pool;
-
-static int group_setup(void **state)
-{
-    (void)state;
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache_dir, sizeof cache_dir, "%s/pocl-cache", bin && *bin ? bin : ".");
-    at_measure_opts o = {.number = 1, .repeat = 1, .timeout_ms = 60000, .build_timeout_ms = 120000, .cooldown_ms = -1,
-                         .n_parallel = 2, .check_correctness = true, .device = getenv("AT_TEST_DEVICE"),
-                         .cache_dir = cache_dir};
-    at_status st = at_meas_ocl_new(&o, &pool);
-    if (st != AT_OK) {
-        print_error("pool: %s\n", at_last_error());
-        return -1;
-    }
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    at_meas_ocl_free(pool);
-    return 0;
-}
-
-/* Measures inputs in[0..n); returns how many came back OK; fails on anything but OK or (when
- * allow_reject) INSTANTIATION_ERROR. */
-static size_t measure_all(const at_meas_input *in, size_t n, bool allow_reject, const char *const *what)
-{
-    at_result *res = at_calloc(n, sizeof *res);
-    for (size_t i = 0; i < n; i++) at_result_init(&res[i]);
-    assert_ok(at_meas_ocl_measure(pool, in, n, res));
-    size_t ok = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (res[i].err == AT_MEAS_OK) {
-            ok++;
-        } else if (!(allow_reject && res[i].err == AT_MEAS_INSTANTIATION_ERROR)) {
-            print_error("%s: %s: %s\n", what[i], at_meas_err_name(res[i].err), res[i].msg ? res[i].msg : "");
-            fail();
-        }
-        at_result_fini(&res[i]);
-    }
-    at_free(res);
-    return ok;
-}
 
 #ifndef MALI_REAL_SHAPES
 static bool is_mali(const at_template *t)
@@ -75,7 +28,6 @@ static bool is_mali(const at_template *t)
 
 static void sampled_configs_should_run_and_verify_on_tiny_workloads(void **state)
 {
-    (void)state;
     size_t n_templates = 0;
     for (size_t ti = 0; ti < at_tmpl_count(); ti++) {
         const at_template *tm = at_tmpl_at(ti);
@@ -104,7 +56,7 @@ static void sampled_configs_should_run_and_verify_on_tiny_workloads(void **state
                 what[n] = names[n];
             }
         }
-        size_t ok = measure_all(in, n, true, what);
+        size_t ok = at_test_verify_batch(*state, in, n, true, what);
         print_message("%-32s %zu of %zu sampled configs ran and verified\n", tm->name, ok, n);
         assert_true(ok >= n / 2);
         for (size_t i = 0; i < n; i++) at_config_free(cfg[i]);
@@ -116,7 +68,6 @@ static void sampled_configs_should_run_and_verify_on_tiny_workloads(void **state
 
 static void tophub_configs_should_run_and_verify(void **state)
 {
-    (void)state;
     mali_case *cases;
     size_t n;
     mali_tophub_cases(7, &cases, &n);
@@ -140,7 +91,7 @@ static void tophub_configs_should_run_and_verify(void **state)
         what[i] = names[i];
         if (i == 0 || cases[i - 1].workload != cases[i].workload) workloads++;
     }
-    size_t ok = measure_all(in, n, false, what);
+    size_t ok = at_test_verify_batch(*state, in, n, false, what);
     print_message("%zu TopHub configs of %zu workloads ran and verified\n", ok, workloads);
     assert_int_equal(ok, n);
     assert_true(workloads >= 20);
@@ -164,5 +115,5 @@ int main(void)
 #endif
         cmocka_unit_test(tophub_configs_should_run_and_verify),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, at_test_verify_pool_setup, at_test_verify_pool_teardown);
 }

@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "records/record.h"
 #include "templates/template.h"
+#include "tests/support/test_op_data.h"
 
 static const char *const name = "conv2d_nchw.cuda";
 
@@ -241,55 +242,26 @@ static const char *const tiny[] = {
     "\"float32\"]",
 };
 
-static double max_rel_err(const float *got, const float *want, int64_t n)
-{
-    double worst = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double d = fabs((double)got[i] - (double)want[i]) / fmax(fabs((double)want[i]), 1e-3);
-        if (!(d <= worst)) worst = d;
-    }
-    return worst;
-}
-
-/* Runs configs idx[0..n) of the task of args on the interpreter against the reference; returns
- * the worst relative error. */
+/* Runs configs idx[0..n) of the task of args on the interpreter against the reference (max
+ * relative error 1e-4, 1e-3 floor); returns the worst relative error. */
 static double run_configs(const char *args, const int64_t *idx, size_t n, uint64_t seed)
 {
     at_task *t = task(args);
-    at_tensor_desc d[AT_OP_MAX_TENSORS];
-    size_t nt = at_op_tensors(at_task_args(t), d);
-    assert_int_equal(nt, 3);
-    float *buf[3], *ref = at_calloc((size_t)d[2].n_elems, sizeof *ref);
-    at_rng rng;
-    at_rng_seed(&rng, seed);
-    for (size_t i = 0; i < 3; i++) {
-        buf[i] = at_calloc((size_t)d[i].n_elems, sizeof **buf);
-        if (i < 2)
-            for (int64_t k = 0; k < d[i].n_elems; k++) buf[i][k] = (float)(at_rng_uniform(&rng) * 2 - 1);
-    }
-    at_op_reference(at_task_args(t), (const void *const[]){buf[0], buf[1]}, (void *const[]){ref});
+    at_test_data dt;
+    at_test_data_init(&dt, at_task_args(t), seed, AT_TEST_FILL_SIGNED);
+    assert_int_equal(dt.n, 3);
     double worst = 0;
     for (size_t k = 0; k < n; k++) {
         at_config *c;
         assert_ok(at_task_config(t, idx[k], &c));
-        at_arena *ar;
-        assert_ok(at_arena_new(0, &ar));
-        const at_ir_program *p;
-        assert_ok(at_task_instantiate(t, c, ar, &p));
-        memset(buf[2], 0xFF, (size_t)d[2].n_elems * sizeof **buf);
-        void *bufs[3] = {buf[0], buf[1], buf[2]};
-        assert_ok(at_ir_interp(p, bufs));
-        double e = max_rel_err(buf[2], ref, d[2].n_elems);
-        if (!(e <= 1e-4)) {
-            print_error("%s config %lld: max relative error %g\n", args, (long long)idx[k], e);
-            fail();
-        }
+        char what[400];
+        snprintf(what, sizeof what, "%s config %lld", args, (long long)idx[k]);
+        at_test_data_run_config(t, c, &dt, false, what);
+        double e = at_test_data_check(&dt, 1e-3, 1e-4, what);
         if (e > worst) worst = e;
-        at_arena_free(ar);
         at_config_free(c);
     }
-    for (size_t i = 0; i < 3; i++) at_free(buf[i]);
-    at_free(ref);
+    at_test_data_fini(&dt);
     at_task_free(t);
     return worst;
 }

@@ -8,7 +8,6 @@
  *     worker pool with output verification. */
 #include "tests/support/test_support.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +19,9 @@
 #include "core/strbuf.h"
 #include "templates/template.h"
 #ifdef GPU_DWDENSE_OCL
-#include "measure/ocl.h"
+#include "tests/support/test_measure_support.h"
+#else
+#include "tests/support/test_op_data.h"
 #endif
 
 typedef struct workload {
@@ -66,72 +67,11 @@ static at_task *task_of(const workload *w)
 }
 
 #ifndef GPU_DWDENSE_OCL
-/* Random inputs, the reference outputs, and an output buffer for the program. */
-typedef struct data {
-    size_t         n;
-    at_tensor_desc d[AT_OP_MAX_TENSORS];
-    void          *buf[AT_OP_MAX_TENSORS], *ref[AT_OP_MAX_TENSORS];
-} data;
-
-static void data_init(data *dt, const at_args *a, uint64_t seed)
-{
-    memset(dt, 0, sizeof *dt);
-    dt->n = at_op_tensors(a, dt->d);
-    at_rng rng;
-    at_rng_seed(&rng, seed);
-    const void *in[AT_OP_MAX_TENSORS];
-    void *outs[AT_OP_MAX_TENSORS];
-    size_t ni = 0, no = 0;
-    for (size_t i = 0; i < dt->n; i++) {
-        size_t bytes = (size_t)dt->d[i].n_elems * sizeof(float);
-        dt->buf[i] = at_calloc(1, bytes);
-        dt->ref[i] = at_calloc(1, bytes);
-        assert_non_null(dt->buf[i]);
-        assert_non_null(dt->ref[i]);
-        if (dt->d[i].is_output) {
-            outs[no++] = dt->ref[i];
-        } else {
-            for (int64_t k = 0; k < dt->d[i].n_elems; k++) ((float *)dt->buf[i])[k] = (float)at_rng_uniform(&rng) - 0.5f;
-            in[ni++] = dt->buf[i];
-        }
-    }
-    at_op_reference(a, in, outs);
-}
-
-static void data_fini(data *dt)
-{
-    for (size_t i = 0; i < dt->n; i++) {
-        at_free(dt->buf[i]);
-        at_free(dt->ref[i]);
-    }
-}
-
 /* Interprets config c of t on dt and checks every output (1e-4 relative, 1e-3 absolute floor). */
-static void run_config(const at_task *t, const at_config *c, data *dt, const char *what)
+static void run_config(const at_task *t, const at_config *c, at_test_data *dt, const char *what)
 {
-    at_arena *ar;
-    assert_ok(at_arena_new(0, &ar));
-    const at_ir_program *p;
-    at_status st = at_task_instantiate(t, c, ar, &p);
-    if (st != AT_OK) print_error("%s: %s\n", what, at_last_error());
-    assert_ok(st);
-    for (size_t i = 0; i < dt->n; i++)
-        if (dt->d[i].is_output) memset(dt->buf[i], 0xFF, (size_t)dt->d[i].n_elems * sizeof(float));
-    st = at_ir_interp(p, dt->buf);
-    if (st != AT_OK) print_error("%s: %s\n", what, at_last_error());
-    assert_ok(st);
-    for (size_t i = 0; i < dt->n; i++) {
-        if (!dt->d[i].is_output) continue;
-        const float *got = dt->buf[i], *want = dt->ref[i];
-        for (int64_t k = 0; k < dt->d[i].n_elems; k++) {
-            double e = fabs((double)got[k] - want[k]) / fmax(fabs((double)want[k]), 1e-3);
-            if (!(e <= 1e-4)) {
-                print_error("%s: output[%lld] = %g, want %g\n", what, (long long)k, got[k], want[k]);
-                fail();
-            }
-        }
-    }
-    at_arena_free(ar);
+    at_test_data_run_config(t, c, dt, false, what);
+    at_test_data_check(dt, 1e-3, 1e-4, what);
 }
 
 static void sampled_configs_should_match_the_reference(void **state)
@@ -147,8 +87,8 @@ static void sampled_configs_should_match_the_reference(void **state)
         at_rng rng;
         at_rng_seed(&rng, 300 + wi);
         assert_ok(at_space_sample_ints(sp, &rng, m, idx));
-        data dt;
-        data_init(&dt, at_task_args(t), 11 + wi);
+        at_test_data dt;
+        at_test_data_init(&dt, at_task_args(t), 11 + wi, AT_TEST_FILL_CENTERED);
         char what[200];
         for (size_t k = 0; k < m; k++) {
             at_config *c;
@@ -163,7 +103,7 @@ static void sampled_configs_should_match_the_reference(void **state)
         snprintf(what, sizeof what, "%s workload %zu fallback", workloads[wi].tmpl, wi);
         run_config(t, fb, &dt, what);
         at_config_free(fb);
-        data_fini(&dt);
+        at_test_data_fini(&dt);
         print_message("%-28s workload %zu: %zu configs of %lld matched\n", workloads[wi].tmpl, wi, m, (long long)len);
         at_task_free(t);
     }
@@ -251,10 +191,10 @@ static void a_record_with_a_stale_first_size_should_apply_by_its_inner_sizes(voi
      * not that point's index (the 2018 log's index is not what dispatch keys on) */
     assert_ok(at_space_index_of_as_given(at_task_space(t), c, &index));
     assert_int_equal(index, 349496);
-    data dt;
-    data_init(&dt, at_task_args(t), 11);
+    at_test_data dt;
+    at_test_data_init(&dt, at_task_args(t), 11, AT_TEST_FILL_CENTERED);
     run_config(t, c, &dt, "stale first size");
-    data_fini(&dt);
+    at_test_data_fini(&dt);
     at_config_free(c);
     at_task_free(t);
 }
@@ -315,42 +255,16 @@ static void fallbacks_should_be_tvms(void **state)
     }
 }
 #else
-static char cache_dir[4096];
-static at_meas_ocl *pool;
-
-static int group_setup(void **state)
-{
-    (void)state;
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache_dir, sizeof cache_dir, "%s/pocl-cache", bin && *bin ? bin : ".");
-    at_measure_opts o = {.number = 1, .repeat = 1, .timeout_ms = 60000, .build_timeout_ms = 120000, .cooldown_ms = -1,
-                         .n_parallel = 2, .check_correctness = true, .device = getenv("AT_TEST_DEVICE"),
-                         .cache_dir = cache_dir};
-    at_status st = at_meas_ocl_new(&o, &pool);
-    if (st != AT_OK) {
-        print_error("pool: %s\n", at_last_error());
-        return -1;
-    }
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    at_meas_ocl_free(pool);
-    return 0;
-}
-
 /* Every sampled config must come back OK (verified) or be rejected before compiling
  * (INSTANTIATION_ERROR: the device's work-group or local-memory limits). */
 static void sampled_configs_should_run_and_verify(void **state)
 {
-    (void)state;
     enum { PER = 2 };
     at_task *tasks[N_WORKLOADS];
     at_config *cfg[N_WORKLOADS * PER];
     at_meas_input in[N_WORKLOADS * PER];
     char names[N_WORKLOADS * PER][120];
+    const char *what[N_WORKLOADS * PER];
     size_t n = 0;
     for (size_t wi = 0; wi < N_WORKLOADS; wi++) {
         tasks[wi] = task_of(&workloads[wi]);
@@ -362,21 +276,10 @@ static void sampled_configs_should_run_and_verify(void **state)
             assert_ok(at_task_config(tasks[wi], idx[k], &cfg[n]));
             in[n] = (at_meas_input){tasks[wi], cfg[n]};
             snprintf(names[n], sizeof names[n], "%s workload %zu config %lld", workloads[wi].tmpl, wi, (long long)idx[k]);
+            what[n] = names[n];
         }
     }
-    at_result res[N_WORKLOADS * PER];
-    for (size_t i = 0; i < n; i++) at_result_init(&res[i]);
-    assert_ok(at_meas_ocl_measure(pool, in, n, res));
-    size_t ok = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (res[i].err == AT_MEAS_OK) {
-            ok++;
-        } else if (res[i].err != AT_MEAS_INSTANTIATION_ERROR) {
-            print_error("%s: %s: %s\n", names[i], at_meas_err_name(res[i].err), res[i].msg ? res[i].msg : "");
-            fail();
-        }
-        at_result_fini(&res[i]);
-    }
+    size_t ok = at_test_verify_batch(*state, in, n, true, what);
     print_message("%zu of %zu sampled configs ran and verified on the device\n", ok, n);
     assert_true(ok >= n / 2);
     for (size_t i = 0; i < n; i++) at_config_free(cfg[i]);
@@ -399,6 +302,6 @@ int main(void)
 #ifndef GPU_DWDENSE_OCL
     return cmocka_run_group_tests(tests, NULL, NULL);
 #else
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, at_test_verify_pool_setup, at_test_verify_pool_teardown);
 #endif
 }

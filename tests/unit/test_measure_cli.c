@@ -13,53 +13,43 @@
 #include "core/alloc.h"
 #include "records/record.h"
 
-static char work[4096], cache[4096];
-static char *out_text, *err_text;
-
-/* Runs autotvm with args (NULL-terminated); stdout/stderr land in out_text/err_text. */
-static int run(const char *const *args)
-{
-    return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
-}
+static at_test_cli cli;
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(work, sizeof work, "%s", at_test_tmpdir("measure_cli"));
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    at_test_cli_open(&cli, "measure_cli");
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    at_free(out_text);
-    at_free(err_text);
+    at_test_cli_close(&cli);
     return 0;
 }
 
 static void devices_should_list_the_default_device_with_its_limits(void **state)
 {
     (void)state;
-    const char *args[] = {"devices", "--cache-dir", cache, NULL};
-    assert_int_equal(run(args), 0);
-    assert_non_null(strstr(out_text, "0: "));
-    assert_non_null(strstr(out_text, "(default)"));
-    assert_non_null(strstr(out_text, "max work-group "));
-    const char *bad[] = {"devices", "--device", "no-such-device-anywhere", "--cache-dir", cache, NULL};
-    assert_int_equal(run(bad), 1);
-    assert_non_null(strstr(err_text, "autotvm: error: no OpenCL device matches 'no-such-device-anywhere'"));
+    const char *args[] = {"devices", "--cache-dir", cli.cache, NULL};
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
+    assert_non_null(strstr(cli.out, "0: "));
+    assert_non_null(strstr(cli.out, "(default)"));
+    assert_non_null(strstr(cli.out, "max work-group "));
+    const char *bad[] = {"devices", "--device", "no-such-device-anywhere", "--cache-dir", cli.cache, NULL};
+    assert_int_equal(at_test_cli_run(&cli, bad), 1);
+    assert_non_null(strstr(cli.err, "autotvm: error: no OpenCL device matches 'no-such-device-anywhere'"));
 }
 
 static void measure_should_print_one_log_line_per_config(void **state)
 {
     (void)state;
     const char *args[] = {"measure", "testing/matmul", "--args", "32,32,32", "--config", "0,13", "--check-correctness",
-                          "--number", "2", "--repeat", "3", "--cooldown-ms", "0", "--cache-dir", cache, NULL};
-    assert_int_equal(run(args), 0);
+                          "--number", "2", "--repeat", "3", "--cooldown-ms", "0", "--cache-dir", cli.cache, NULL};
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
     /* two lines, each a v0.2 record of the right config with one (trimmed) cost */
-    const char *p = out_text;
+    const char *p = cli.out;
     const int64_t want[2] = {0, 13};
     for (int i = 0; i < 2; i++) {
         const char *nl = strchr(p, '\n');
@@ -77,33 +67,33 @@ static void measure_should_print_one_log_line_per_config(void **state)
         p = nl + 1;
     }
     assert_string_equal(p, "");
-    assert_non_null(strstr(err_text, "config 13 on "));
-    assert_non_null(strstr(err_text, "GFLOPS"));
+    assert_non_null(strstr(cli.err, "config 13 on "));
+    assert_non_null(strstr(cli.err, "GFLOPS"));
 }
 
 static void measure_should_report_usage_and_input_errors(void **state)
 {
     (void)state;
     const char *no_args[] = {"measure", "testing/matmul", "--config", "0", NULL};
-    assert_int_equal(run(no_args), 2);
-    assert_non_null(strstr(err_text, "missing --args"));
+    assert_int_equal(at_test_cli_run(&cli, no_args), 2);
+    assert_non_null(strstr(cli.err, "missing --args"));
     const char *bad_list[] = {"measure", "testing/matmul", "--args", "8,8,8", "--config", "1,x", NULL};
-    assert_int_equal(run(bad_list), 2);
+    assert_int_equal(at_test_cli_run(&cli, bad_list), 2);
     const char *bad_timeout[] = {"measure", "testing/matmul", "--args", "8,8,8", "--config", "1", "--timeout", "-3", NULL};
-    assert_int_equal(run(bad_timeout), 2);
+    assert_int_equal(at_test_cli_run(&cli, bad_timeout), 2);
     const char *no_tmpl[] = {"measure", "testing/nothing", "--args", "8,8,8", "--config", "0", NULL};
-    assert_int_equal(run(no_tmpl), 2); /* a usage error (issue 19) */
-    assert_non_null(strstr(err_text, "no template 'testing/nothing' for target opencl"));
+    assert_int_equal(at_test_cli_run(&cli, no_tmpl), 2); /* a usage error (issue 19) */
+    assert_non_null(strstr(cli.err, "no template 'testing/nothing' for target opencl"));
     const char *range[] = {"measure", "testing/matmul", "--args", "8,8,8", "--config", "16", NULL};
-    assert_int_equal(run(range), 1);
-    assert_non_null(strstr(err_text, "config 16 of testing/matmul (the space has 16)"));
+    assert_int_equal(at_test_cli_run(&cli, range), 1);
+    assert_non_null(strstr(cli.err, "config 16 of testing/matmul (the space has 16)"));
     const char *dev[] = {"measure", "testing/matmul", "--args", "8,8,8", "--config", "0", "--device", "no-such-device-anywhere",
-                         "--cache-dir", cache, NULL};
-    assert_int_equal(run(dev), 1);
-    assert_non_null(strstr(err_text, "no OpenCL device matches"));
+                         "--cache-dir", cli.cache, NULL};
+    assert_int_equal(at_test_cli_run(&cli, dev), 1);
+    assert_non_null(strstr(cli.err, "no OpenCL device matches"));
     const char *help[] = {"measure", "--help", NULL};
-    assert_int_equal(run(help), 0);
-    assert_non_null(strstr(out_text, "--check-correctness"));
+    assert_int_equal(at_test_cli_run(&cli, help), 0);
+    assert_non_null(strstr(cli.out, "--check-correctness"));
 }
 
 int main(void)

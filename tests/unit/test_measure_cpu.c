@@ -81,12 +81,7 @@ static int group_setup(void **state)
 {
     (void)state;
     at_measure_opts o = opts();
-    at_status st = at_meas_cpu_new(&o, &pool);
-    if (st != AT_OK) {
-        print_error("pool: %s\n", at_last_error());
-        return -1;
-    }
-    return 0;
+    return at_test_pool_open(at_meas_cpu_new, &o, &pool);
 }
 
 static int group_teardown(void **state)

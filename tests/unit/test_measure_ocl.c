@@ -56,15 +56,9 @@ static at_measure_opts opts(void)
 static int group_setup(void **state)
 {
     (void)state;
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache_dir, sizeof cache_dir, "%s/pocl-cache", bin && *bin ? bin : ".");
+    snprintf(cache_dir, sizeof cache_dir, "%s", at_test_pocl_cache_dir());
     at_measure_opts o = opts();
-    at_status st = at_meas_ocl_new(&o, &pool);
-    if (st != AT_OK) {
-        print_error("pool: %s\n", at_last_error());
-        return -1;
-    }
-    return 0;
+    return at_test_pool_open(at_meas_ocl_new, &o, &pool);
 }
 
 static int group_teardown(void **state)

@@ -8,8 +8,8 @@
 
 #include "core/alloc.h"
 
-static char work[2048], logp[2300], html[2300];
-static char *out_text, *err_text;
+static char logp[2300], html[2300];
+static at_test_cli cli;
 
 #define REC(i, ts)                                                                                                  \
     "{\"input\": [\"opencl -device=mali\", \"dense.mali\", [[\"TENSOR\", [1, 512], \"float32\"], [\"TENSOR\", "   \
@@ -20,9 +20,9 @@ static char *out_text, *err_text;
 static int setup(void **state)
 {
     (void)state;
-    snprintf(work, sizeof work, "%s", at_test_tmpdir("report_cli"));
-    snprintf(logp, sizeof logp, "%s/t.log", work);
-    snprintf(html, sizeof html, "%s/t.html", work);
+    at_test_cli_open(&cli, "report_cli");
+    snprintf(logp, sizeof logp, "%s/t.log", cli.work);
+    snprintf(html, sizeof html, "%s/t.html", cli.work);
     at_test_write_file(logp, REC(0, 100.0) REC(7, 101.5));
     return 0;
 }
@@ -30,14 +30,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    at_free(out_text);
-    at_free(err_text);
+    at_test_cli_close(&cli);
     return 0;
-}
-
-static int run(const char *const *args)
-{
-    return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
 }
 
 static void report_should_write_the_page(void **state)
@@ -45,10 +39,10 @@ static void report_should_write_the_page(void **state)
     (void)state;
     unlink(html);
     const char *args[] = {"report", logp, "--html", html, NULL};
-    assert_int_equal(run(args), 0);
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
     char want[2600];
     snprintf(want, sizeof want, "autotvm: report: 2 records, 1 tasks -> %s\n", html);
-    assert_string_equal(err_text, want);
+    assert_string_equal(cli.err, want);
     char *page = at_test_read_file(html, NULL);
     assert_non_null(page);
     assert_int_equal(strncmp(page, "<!DOCTYPE html>\n", 16), 0);
@@ -60,7 +54,7 @@ static void report_should_write_the_page(void **state)
     /* with the network's layers */
     const char *net[] = {"report", logp, "--html", html, "--network", "resnet-18", "--target", "mali",
                          "--image-shape", "3,32,32", "--num-classes", "10", "--ops", "dense", NULL};
-    assert_int_equal(run(net), 0);
+    assert_int_equal(at_test_cli_run(&cli, net), 0);
     page = at_test_read_file(html, NULL);
     assert_non_null(strstr(page, "<h2>Network: resnet-18 on opencl -device=mali</h2>"));
     assert_non_null(strstr(page, "<b>0.0102 ms</b> over 1 layers</p>"));
@@ -88,23 +82,23 @@ static void bad_input_should_get_one_line_errors(void **state)
         {{"report", "missing.log", "--html", html, NULL}, 1, "autotvm: error: "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int rc = run(cases[i].args);
+        int rc = at_test_cli_run(&cli, cases[i].args);
         if (rc != cases[i].rc) print_error("case %zu: rc %d\n", i, rc);
         assert_int_equal(rc, cases[i].rc);
-        if (cases[i].err) assert_int_equal(strncmp(err_text, cases[i].err, strlen(cases[i].err)), 0);
+        if (cases[i].err) assert_int_equal(strncmp(cli.err, cases[i].err, strlen(cases[i].err)), 0);
         /* one line: the error (plus the usage hint for exit code 2) */
         size_t lines = 0;
-        for (const char *p = err_text; *p; p++) lines += *p == '\n';
+        for (const char *p = cli.err; *p; p++) lines += *p == '\n';
         assert_int_equal(lines, rc == 2 ? 2 : 1);
     }
     char empty[2400];
-    snprintf(empty, sizeof empty, "%s/empty.log", work);
+    snprintf(empty, sizeof empty, "%s/empty.log", cli.work);
     at_test_write_file(empty, "# no records\n");
     const char *args[] = {"report", empty, "--html", html, NULL};
-    assert_int_equal(run(args), 1);
+    assert_int_equal(at_test_cli_run(&cli, args), 1);
     char want[2600];
     snprintf(want, sizeof want, "autotvm: error: %s: no records to report\n", empty);
-    assert_string_equal(err_text, want);
+    assert_string_equal(cli.err, want);
 }
 
 int main(void)

@@ -21,19 +21,13 @@
 #include "records/record.h"
 #include "rpc/client.h"
 
-static char work[4096], cache[4096];
-static char *out_text, *err_text;
+static at_test_cli cli;
 
-/* Runs autotvm to its end; stdout/stderr land in out_text/err_text. */
-static int run(const char *const *args)
-{
-    return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
-}
-
-/* Parses the log lines of out_text: n records of configs want[0..n), all NO_ERROR; costs out. */
+/* Runs autotvm to its end; stdout/stderr land in cli.out/cli.err. */
+/* Parses the log lines of cli.out: n records of configs want[0..n), all NO_ERROR; costs out. */
 static void parse_lines(const int64_t *want, size_t n, double *costs)
 {
-    const char *p = out_text;
+    const char *p = cli.out;
     for (size_t i = 0; i < n; i++) {
         const char *nl = strchr(p, '\n');
         assert_non_null(nl);
@@ -59,9 +53,9 @@ static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void *
     char taddr[64];
     snprintf(taddr, sizeof taddr, "127.0.0.1:%d", tracker.port);
     at_test_daemon s1 = at_test_daemon_start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
-                                                 "--cache-dir", cache, NULL});
+                                                 "--cache-dir", cli.cache, NULL});
     at_test_daemon s2 = at_test_daemon_start((const char *const[]){"rpc-server", "--tracker", taddr, "--key", "cli-pocl", "--port", "0",
-                                                 "--cache-dir", cache, "--silent", NULL});
+                                                 "--cache-dir", cli.cache, "--silent", NULL});
     at_test_wait_registered(tracker.port, 2, 10);
 
     const int64_t want[4] = {0, 9, 24, 48};
@@ -69,19 +63,19 @@ static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void *
     const char *rargs[] = {"measure", "testing/matmul", "--args", "64,64,64", "--config", "0,9,24,48", "--check-correctness",
                            "--number", "2", "--repeat", "3", "--cooldown-ms", "0", "--rpc-key", "cli-pocl", "--tracker",
                            taddr, "--priority", "3", NULL};
-    int rc = run(rargs);
-    if (rc != 0) fail_msg("exit %d: %s", rc, err_text);
+    int rc = at_test_cli_run(&cli, rargs);
+    if (rc != 0) fail_msg("exit %d: %s", rc, cli.err);
     parse_lines(want, 4, remote);
     /* the summary names the device and the server of every config; two servers took part */
     char a1[64], a2[64];
     snprintf(a1, sizeof a1, " at 127.0.0.1:%d: ", s1.port);
     snprintf(a2, sizeof a2, " at 127.0.0.1:%d: ", s2.port);
-    assert_non_null(strstr(err_text, "config 9 on "));
-    assert_true(strstr(err_text, a1) != NULL && strstr(err_text, a2) != NULL);
+    assert_non_null(strstr(cli.err, "config 9 on "));
+    assert_true(strstr(cli.err, a1) != NULL && strstr(cli.err, a2) != NULL);
 
     const char *largs[] = {"measure", "testing/matmul", "--args", "64,64,64", "--config", "0,9,24,48", "--check-correctness",
-                           "--number", "2", "--repeat", "3", "--cooldown-ms", "0", "--cache-dir", cache, NULL};
-    assert_int_equal(run(largs), 0);
+                           "--number", "2", "--repeat", "3", "--cooldown-ms", "0", "--cache-dir", cli.cache, NULL};
+    assert_int_equal(at_test_cli_run(&cli, largs), 0);
     parse_lines(want, 4, local);
     for (size_t i = 0; i < 4; i++) {
         double ratio = remote[i] / local[i];
@@ -92,7 +86,7 @@ static void measure_rpc_key_should_print_the_lines_a_local_measure_prints(void *
     at_test_wait_registered(tracker.port, 2, 10);
     const char *again[] = {"measure", "testing/matmul", "--args", "64,64,64", "--config", "9", "--cooldown-ms", "0",
                            "--rpc-key", "cli-pocl", "--tracker", taddr, NULL};
-    assert_int_equal(run(again), 0);
+    assert_int_equal(at_test_cli_run(&cli, again), 0);
     parse_lines(want + 1, 1, remote);
 
     assert_int_equal(at_test_daemon_stop(&s1), 0);
@@ -119,36 +113,33 @@ static void rpc_options_should_be_checked(void **state)
     size_t n = sizeof usage / sizeof usage[0];
     assert_int_equal(n, 7);
     for (size_t i = 0; i < n; i++) {
-        int rc = run(usage[i]);
-        if (rc != 2) fail_msg("case %zu: exit %d, stderr '%s'", i, rc, err_text);
-        assert_non_null(strstr(err_text, "autotvm measure: error: "));
+        int rc = at_test_cli_run(&cli, usage[i]);
+        if (rc != 2) fail_msg("case %zu: exit %d, stderr '%s'", i, rc, cli.err);
+        assert_non_null(strstr(cli.err, "autotvm measure: error: "));
     }
     /* a device asked for by name must exist: rpc-server stops before it registers anywhere */
-    assert_int_equal(run((const char *const[]){"rpc-server", "--key", "k", "--port", "0", "--device", "no-such-device-anywhere",
-                                               "--cache-dir", cache, NULL}),
+    assert_int_equal(at_test_cli_run(&cli, (const char *const[]){"rpc-server", "--key", "k", "--port", "0", "--device", "no-such-device-anywhere",
+                                               "--cache-dir", cli.cache, NULL}),
                      1);
-    assert_non_null(strstr(err_text, "autotvm: error: no OpenCL device matches 'no-such-device-anywhere'"));
-    assert_string_equal(out_text, "");
-    assert_int_equal(run((const char *const[]){"rpc-server", "--help", NULL}), 0);
-    assert_non_null(strstr(out_text, "--device SPEC"));
-    assert_int_equal(run((const char *const[]){"measure", "--help", NULL}), 0);
-    assert_non_null(strstr(out_text, "--rpc-key KEY"));
+    assert_non_null(strstr(cli.err, "autotvm: error: no OpenCL device matches 'no-such-device-anywhere'"));
+    assert_string_equal(cli.out, "");
+    assert_int_equal(at_test_cli_run(&cli, (const char *const[]){"rpc-server", "--help", NULL}), 0);
+    assert_non_null(strstr(cli.out, "--device SPEC"));
+    assert_int_equal(at_test_cli_run(&cli, (const char *const[]){"measure", "--help", NULL}), 0);
+    assert_non_null(strstr(cli.out, "--rpc-key KEY"));
 }
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(work, sizeof work, "%s", at_test_tmpdir("rpc_measure_cli"));
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    at_test_cli_open(&cli, "rpc_measure_cli");
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    at_free(out_text);
-    at_free(err_text);
+    at_test_cli_close(&cli);
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "core/strbuf.h"
 #include "templates/template.h"
+#include "tests/support/test_op_data.h"
 #include "tests/support/test_op_examples.h"
 #include "tests/support/test_support.h"
 
@@ -160,52 +161,8 @@ static void instantiate_should_reject_a_split_that_does_not_divide(void **state)
     at_task_free(t);
 }
 
-/* Inputs and references for one task: A, B random; outputs from the op's reference. */
-typedef struct data {
-    size_t         n;
-    at_tensor_desc d[AT_OP_MAX_TENSORS];
-    void          *buf[AT_OP_MAX_TENSORS], *ref[AT_OP_MAX_TENSORS];
-} data;
-
-static void data_init(data *dt, const at_args *a, uint64_t seed)
-{
-    memset(dt, 0, sizeof *dt);
-    dt->n = at_op_tensors(a, dt->d);
-    at_rng rng;
-    at_rng_seed(&rng, seed);
-    const void *in[AT_OP_MAX_TENSORS];
-    void *out[AT_OP_MAX_TENSORS];
-    size_t ni = 0, no = 0;
-    for (size_t i = 0; i < dt->n; i++) {
-        size_t bytes = (size_t)dt->d[i].n_elems * at_ir_type_bytes(dt->d[i].dtype);
-        dt->buf[i] = at_calloc(1, bytes);
-        dt->ref[i] = at_calloc(1, bytes);
-        for (int64_t k = 0; k < dt->d[i].n_elems && !dt->d[i].is_output; k++) {
-            if (at_ir_type_is_float(dt->d[i].dtype))
-                ((float *)dt->buf[i])[k] = (float)at_rng_uniform(&rng);
-            else if (at_ir_type_bytes(dt->d[i].dtype) == 1)
-                ((int8_t *)dt->buf[i])[k] = (int8_t)((int)at_rng_below(&rng, 17) - 8);
-            else
-                ((int32_t *)dt->buf[i])[k] = (int32_t)at_rng_below(&rng, 17) - 8;
-        }
-        if (dt->d[i].is_output)
-            out[no++] = dt->ref[i];
-        else
-            in[ni++] = dt->buf[i];
-    }
-    at_op_reference(a, in, out);
-}
-
-static void data_fini(data *dt)
-{
-    for (size_t i = 0; i < dt->n; i++) {
-        at_free(dt->buf[i]);
-        at_free(dt->ref[i]);
-    }
-}
-
 /* NMSE of float32 outputs (ggml's check), or exact equality for int32. */
-static void assert_outputs_match(const data *dt, const char *what)
+static void assert_outputs_match(const at_test_data *dt, const char *what)
 {
     for (size_t i = 0; i < dt->n; i++) {
         if (!dt->d[i].is_output) continue;
@@ -259,13 +216,13 @@ static void unscheduled_compute_should_match_the_reference(void **state)
             const at_ir_program *p;
             assert_ok(at_ir_sched_finish(s, &p));
             assert_ok(at_ir_verify(p));
-            data dt;
-            data_init(&dt, &a, 7);
+            at_test_data dt;
+            at_test_data_init(&dt, &a, 7, AT_TEST_FILL_UNIT);
             assert_ok(at_ir_interp(p, dt.buf));
             char what[160];
             snprintf(what, sizeof what, "%s example %zu", at_op_name((at_op_kind)op), i);
             assert_outputs_match(&dt, what);
-            data_fini(&dt);
+            at_test_data_fini(&dt);
             at_arena_free(ar);
         }
     }
@@ -337,31 +294,22 @@ static void every_template_should_instantiate_verify_and_match_the_reference(voi
             at_rng rng;
             at_rng_seed(&rng, 42 + ti);
             assert_ok(at_space_sample_ints(sp, &rng, m, idx));
-            data dt;
-            data_init(&dt, &a, 11 + ti);
+            at_test_data dt;
+            at_test_data_init(&dt, &a, 11 + ti, AT_TEST_FILL_UNIT);
             for (size_t k = 0; k < m; k++) {
                 at_config *c;
                 assert_ok(at_task_config(t, idx[k], &c));
-                at_arena *ar;
-                assert_ok(at_arena_new(0, &ar));
-                const at_ir_program *p;
-                at_status st = at_task_instantiate(t, c, ar, &p);
-                if (st == AT_EINVAL) {
-                    n_rejected++;
-                } else {
-                    assert_ok(st);
-                    for (size_t i = 0; i < dt.n; i++)
-                        if (dt.d[i].is_output) memset(dt.buf[i], 0xFF, (size_t)dt.d[i].n_elems * at_ir_type_bytes(dt.d[i].dtype));
-                    assert_ok(at_ir_interp(p, dt.buf));
-                    char what[128];
-                    snprintf(what, sizeof what, "%s config %lld", tm->name, (long long)idx[k]);
+                char what[128];
+                snprintf(what, sizeof what, "%s config %lld", tm->name, (long long)idx[k]);
+                if (at_test_data_run_config(t, c, &dt, true, what)) {
                     assert_outputs_match(&dt, what);
                     n_tmpl_checked++;
+                } else {
+                    n_rejected++;
                 }
-                at_arena_free(ar);
                 at_config_free(c);
             }
-            data_fini(&dt);
+            at_test_data_fini(&dt);
             at_task_free(t);
         }
         if (n_tmpl_checked == 0) {

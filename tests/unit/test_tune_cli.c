@@ -14,30 +14,21 @@
 #include "records/log.h"
 #include "records/record.h"
 
-static char work[4096], cache[4096], log_path[4200];
-static char *out_text, *err_text;
-
-/* Runs autotvm with args (NULL-terminated); stdout/stderr land in out_text/err_text. */
-static int run(const char *const *args)
-{
-    return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
-}
+static char log_path[4200];
+static at_test_cli cli;
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(work, sizeof work, "%s", at_test_tmpdir("tune_cli"));
-    snprintf(log_path, sizeof log_path, "%s/tune.log", work);
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    at_test_cli_open(&cli, "tune_cli");
+    snprintf(log_path, sizeof log_path, "%s/tune.log", cli.work);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    at_free(out_text);
-    at_free(err_text);
+    at_test_cli_close(&cli);
     return 0;
 }
 
@@ -53,16 +44,16 @@ static void tune_task_should_log_every_trial_and_show_tvms_progress(void **state
     (void)state;
     const char *args[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "random", "--n-trial", "6",
                           "--log", log_path, "--seed", "3", "--n-parallel", "2", "--cooldown-ms", "0",
-                          "--cache-dir", cache, "--prefix", "[Task  2/16] ", NULL};
-    assert_int_equal(run(args), 0);
+                          "--cache-dir", cli.cache, "--prefix", "[Task  2/16] ", NULL};
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
     /* the zero line, then one per batch of 2, each after "\r"; " Done." at the end */
-    assert_int_equal(count(out_text, "\r[Task  2/16]  Current/Best: "), 4);
+    assert_int_equal(count(cli.out, "\r[Task  2/16]  Current/Best: "), 4);
     assert_non_null(
-        strstr(out_text, "\r[Task  2/16]  Current/Best:    0.00/   0.00 GFLOPS | Progress: (0/6) | 0.00 s"));
-    assert_non_null(strstr(out_text, "| Progress: (6/6) | "));
-    assert_non_null(strstr(out_text, " s Done.\n"));
-    assert_non_null(strstr(err_text, "best of 6 trials"));
-    assert_null(strstr(err_text, "no valid config")); /* only when nothing measured ran */
+        strstr(cli.out, "\r[Task  2/16]  Current/Best:    0.00/   0.00 GFLOPS | Progress: (0/6) | 0.00 s"));
+    assert_non_null(strstr(cli.out, "| Progress: (6/6) | "));
+    assert_non_null(strstr(cli.out, " s Done.\n"));
+    assert_non_null(strstr(cli.err, "best of 6 trials"));
+    assert_null(strstr(cli.err, "no valid config")); /* only when nothing measured ran */
     at_rec_log *log;
     assert_ok(at_rec_log_load_file(log_path, &log));
     assert_int_equal(log->n, 6);
@@ -81,13 +72,13 @@ static void tune_task_should_learn_from_a_history_log(void **state)
 {
     (void)state;
     char log2[4300];
-    snprintf(log2, sizeof log2, "%s/tune2.log", work);
+    snprintf(log2, sizeof log2, "%s/tune2.log", cli.work);
     const char *args[] = {"tune-task", "testing/matmul", "--args", "64,32,64", "--tuner", "xgb_knob", "--n-trial", "4",
                           "--log", log2, "--history", log_path, "--plan-size", "4", "--n-parallel", "2",
-                          "--cooldown-ms", "0", "--cache-dir", cache, NULL};
-    assert_int_equal(run(args), 0);
-    assert_non_null(strstr(err_text, "history: 6 records of testing/matmul from 1 workloads"));
-    assert_non_null(strstr(err_text, "6 learned from"));
+                          "--cooldown-ms", "0", "--cache-dir", cli.cache, NULL};
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
+    assert_non_null(strstr(cli.err, "history: 6 records of testing/matmul from 1 workloads"));
+    assert_non_null(strstr(cli.err, "6 learned from"));
     at_rec_log *log;
     assert_ok(at_rec_log_load_file(log2, &log));
     assert_int_equal(log->n, 4);
@@ -99,22 +90,22 @@ static void tune_task_should_refuse_bad_usage(void **state)
     (void)state;
     const char *unknown[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "annealing",
                              "--n-trial", "4", "--log", log_path, NULL};
-    assert_int_equal(run(unknown), 2);
-    assert_non_null(strstr(err_text, "unknown tuner 'annealing'"));
+    assert_int_equal(at_test_cli_run(&cli, unknown), 2);
+    assert_non_null(strstr(cli.err, "unknown tuner 'annealing'"));
     const char *no_log[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "xgb", "--n-trial", "4",
                             NULL};
-    assert_int_equal(run(no_log), 2);
-    assert_non_null(strstr(err_text, "missing --log"));
+    assert_int_equal(at_test_cli_run(&cli, no_log), 2);
+    assert_non_null(strstr(cli.err, "missing --log"));
     const char *zero[] = {"tune-task", "testing/matmul", "--args", "64,64,64", "--tuner", "xgb", "--n-trial", "0",
                           "--log", log_path, NULL};
-    assert_int_equal(run(zero), 2);
+    assert_int_equal(at_test_cli_run(&cli, zero), 2);
     const char *bad_template[] = {"tune-task", "no/such", "--args", "1", "--tuner", "xgb", "--n-trial", "1",
                                   "--log", log_path, NULL};
-    assert_int_equal(run(bad_template), 2); /* a usage error (issue 19) */
-    assert_non_null(strstr(err_text, "autotvm tune-task: error: no template 'no/such' for target opencl"));
+    assert_int_equal(at_test_cli_run(&cli, bad_template), 2); /* a usage error (issue 19) */
+    assert_non_null(strstr(cli.err, "autotvm tune-task: error: no template 'no/such' for target opencl"));
     const char *help[] = {"tune-task", "--help", NULL};
-    assert_int_equal(run(help), 0);
-    assert_non_null(strstr(out_text, "xgb_rank_binary_curve"));
+    assert_int_equal(at_test_cli_run(&cli, help), 0);
+    assert_non_null(strstr(cli.out, "xgb_rank_binary_curve"));
 }
 
 int main(void)

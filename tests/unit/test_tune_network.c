@@ -18,31 +18,24 @@
 #include "records/log.h"
 #include "records/record.h"
 
-static char work[2048], cache[4200], tophub[4200];
-static char *out_text, *err_text;
+static char tophub[4200];
+static at_test_cli cli;
 
-/* Starts autotvm with args in its own process group; stdout/stderr go to files in work. */
+/* Starts autotvm with args in its own process group; stdout/stderr go to files in cli.work. */
 static pid_t start(const char *const *args)
 {
-    return at_test_cli_start(work, args);
+    return at_test_cli_start(cli.work, args);
 }
 
 static int finish(pid_t pid)
 {
-    return at_test_cli_finish(work, pid, &out_text, &err_text);
-}
-
-static int run(const char *const *args)
-{
-    return finish(start(args));
+    return at_test_cli_finish(cli.work, pid, &cli.out, &cli.err);
 }
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(work, sizeof work, "%s", at_test_tmpdir("tune_network"));
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    at_test_cli_open(&cli, "tune_network");
     snprintf(tophub, sizeof tophub, "%s", at_test_shared_path("data/tophub"));
     return 0;
 }
@@ -50,25 +43,15 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    at_free(out_text);
-    at_free(err_text);
+    at_test_cli_close(&cli);
     return 0;
-}
-
-static size_t count_lines(const char *path)
-{
-    char *t = at_test_read_file(path, NULL);
-    size_t n = 0;
-    for (const char *p = t; p && *p; p++) n += *p == '\n';
-    at_free(t);
-    return n;
 }
 
 static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
 {
     (void)state;
     char log[2300], tmp[2400];
-    snprintf(log, sizeof log, "%s/resnet.log", work);
+    snprintf(log, sizeof log, "%s/resnet.log", cli.work);
     snprintf(tmp, sizeof tmp, "%s.tmp", log);
     unlink(log);
     /* a stale tmp log from another run is removed at the start when asked (--overwrite; without
@@ -76,16 +59,16 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     at_test_write_file(tmp, "garbage\n");
     const char *args[] = {"tune", "resnet-18", "--target", "mali", "--tuner", "random", "--n-trial", "3", "--ops",
                           "dense", "--overwrite", "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "3", "--log", log,
-                          "--tophub-dir", tophub, "--cache-dir", cache, "--number", "1", "--repeat", "1",
+                          "--tophub-dir", tophub, "--cache-dir", cli.cache, "--number", "1", "--repeat", "1",
                           "--cooldown-ms", "0", "--n-parallel", "2", "--eval-repeat", "3", NULL};
-    assert_int_equal(run(args), 0);
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
     const char *lines[] = {"Extract tasks...\n", "Tuning...\n", "[Task  1/ 1] ", "Progress: (3/3)", " Done.\n",
                            "tophub: mali_v0.06 (528 records)\n", "Compile...\n", "Evaluate inference time cost...\n",
                            "Mean inference time (std dev): ", "Output check: matches the reference executor"};
-    const char *at = out_text;
+    const char *at = cli.out;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         const char *p = strstr(at, lines[i]);
-        if (!p) print_error("missing in order: '%s' in\n%s\n", lines[i], out_text);
+        if (!p) print_error("missing in order: '%s' in\n%s\n", lines[i], cli.out);
         assert_non_null(p);
         at = p;
     }
@@ -99,22 +82,22 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     at_rec_log_free(l);
     /* every record maps back onto its space */
     const char *check[] = {"records", "check", log, NULL};
-    assert_int_equal(run(check), 0);
+    assert_int_equal(at_test_cli_run(&cli, check), 0);
     /* evaluate alone: the log's dense record is used, TopHub answers the convs */
     const char *eval[] = {"evaluate", "resnet-18", "--target", "mali", "--log", log, "--image-shape", "3,32,32",
                           "--num-classes", "10", "--seed", "3", "--repeat", "2", "--check", "--tophub-dir", tophub,
-                          "--cache-dir", cache, "--profile", NULL};
-    assert_int_equal(run(eval), 0);
-    assert_non_null(strstr(out_text, "Mean inference time (std dev): "));
-    assert_non_null(strstr(out_text, "Output check: matches the reference executor"));
-    assert_non_null(strstr(err_text, "dispatch: 1 tuned by the log"));
-    assert_non_null(strstr(err_text, "host overhead"));
+                          "--cache-dir", cli.cache, "--profile", NULL};
+    assert_int_equal(at_test_cli_run(&cli, eval), 0);
+    assert_non_null(strstr(cli.out, "Mean inference time (std dev): "));
+    assert_non_null(strstr(cli.out, "Output check: matches the reference executor"));
+    assert_non_null(strstr(cli.err, "dispatch: 1 tuned by the log"));
+    assert_non_null(strstr(cli.err, "host overhead"));
     /* the per-layer table: the classifier runs the log's dense config, the stem a TopHub one */
     char row[128];
     snprintf(row, sizeof row, "dense.mali                         %9lld", dense_index);
-    assert_non_null(strstr(out_text, row));
-    assert_non_null(strstr(out_text, "conv2d_nchw_spatial_pack.mali"));
-    assert_non_null(strstr(out_text, "\ntotal "));
+    assert_non_null(strstr(cli.out, row));
+    assert_non_null(strstr(cli.out, "conv2d_nchw_spatial_pack.mali"));
+    assert_non_null(strstr(cli.out, "\ntotal "));
 }
 
 /* The workload + index key of every record of a log, checked distinct; returns the count. */
@@ -135,20 +118,20 @@ static void resume_should_never_measure_a_config_twice(void **state)
 {
     (void)state;
     char log[2300], tmp[2400];
-    snprintf(log, sizeof log, "%s/vgg.log", work);
+    snprintf(log, sizeof log, "%s/vgg.log", cli.work);
     snprintf(tmp, sizeof tmp, "%s.tmp", log);
     unlink(log);
     unlink(tmp);
     /* vgg-16's three dense tasks at 32x32, 3 trials each, one config per batch */
     const char *args[] = {"tune", "vgg-16", "--target", "mali", "--tuner", "ga", "--n-trial", "3", "--ops", "dense",
                           "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "5", "--log", log,
-                          "--keep-tmp", "--no-evaluate", "--cache-dir", cache, "--number", "1", "--repeat", "1",
+                          "--keep-tmp", "--no-evaluate", "--cache-dir", cli.cache, "--number", "1", "--repeat", "1",
                           "--cooldown-ms", "0", "--n-parallel", "1", NULL, NULL};
     pid_t pid = start(args);
     /* kill once task 1 is done and task 2 has begun (4 records), or give up after 50 s */
     struct timespec ts = {0, 20 * 1000 * 1000};
     size_t n = 0;
-    for (int i = 0; i < 2500 && (n = count_lines(tmp)) < 4; i++) nanosleep(&ts, NULL);
+    for (int i = 0; i < 2500 && (n = at_test_count_lines(tmp)) < 4; i++) nanosleep(&ts, NULL);
     assert_true(n >= 4);
     assert_int_equal(kill(-pid, SIGKILL), 0);
     int rc = finish(pid);
@@ -159,9 +142,9 @@ static void resume_should_never_measure_a_config_twice(void **state)
     assert_true(n_before >= 4 && n_before < 9);
 
     args[sizeof args / sizeof args[0] - 2] = "--resume";
-    assert_int_equal(run(args), 0);
-    if (n_before >= 6) assert_non_null(strstr(out_text, "already tuned: 3 trials in the tmp log"));
-    assert_non_null(strstr(err_text, "trials resumed from the tmp log"));
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
+    if (n_before >= 6) assert_non_null(strstr(cli.out, "already tuned: 3 trials in the tmp log"));
+    assert_non_null(strstr(cli.err, "trials resumed from the tmp log"));
     at_rec_log *after;
     assert_ok(at_rec_log_load_file(tmp, &after));
     assert_int_equal(assert_distinct(after), 9); /* 3 tasks x 3 trials, none twice */
@@ -169,7 +152,7 @@ static void resume_should_never_measure_a_config_twice(void **state)
     at_rec_log_free(after);
     at_rec_log_free(before);
     const char *check[] = {"records", "check", log, NULL};
-    assert_int_equal(run(check), 0);
+    assert_int_equal(at_test_cli_run(&cli, check), 0);
     at_rec_log *final;
     assert_ok(at_rec_log_load_file(log, &final));
     assert_int_equal(final->n, 3);

@@ -15,44 +15,26 @@
 #include "core/alloc.h"
 #include "records/log.h"
 
-static char work[2048], cache[4200];
-static char *out_text, *err_text;
+static at_test_cli cli;
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(work, sizeof work, "%s", at_test_tmpdir("tune_sched_cli"));
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
+    at_test_cli_open(&cli, "tune_sched_cli");
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    at_free(out_text);
-    at_free(err_text);
+    at_test_cli_close(&cli);
     return 0;
-}
-
-static int run(const char *const *args)
-{
-    return at_test_cli_finish(work, at_test_cli_start(work, args), &out_text, &err_text);
 }
 
 static size_t count(const char *text, const char *needle)
 {
     size_t n = 0;
     for (const char *p = text; (p = strstr(p, needle)) != NULL; p++) n++;
-    return n;
-}
-
-static size_t count_lines(const char *path)
-{
-    char *t = at_test_read_file(path, NULL);
-    size_t n = 0;
-    for (const char *p = t; p && *p; p++) n += *p == '\n';
-    at_free(t);
     return n;
 }
 
@@ -98,33 +80,33 @@ static size_t table_trials(const char *text, size_t id)
 #define ARGS(log, parallel)                                                                                      \
     "tune", "vgg-16", "--target", "mali", "--tuner", "random", "--total-trials", "12", "--trials-per-round", "2", \
         "--ops", "dense", "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "5", "--log", log,          \
-        "--keep-tmp", "--no-evaluate", "--cache-dir", cache, "--number", "1", "--repeat", "1", "--cooldown-ms",  \
+        "--keep-tmp", "--no-evaluate", "--cache-dir", cli.cache, "--number", "1", "--repeat", "1", "--cooldown-ms",  \
         "0", "--n-parallel", parallel
 
 static void scheduler_should_split_the_trials_in_rounds_and_print_its_table(void **state)
 {
     (void)state;
     char log[2300], tmp[2400];
-    snprintf(log, sizeof log, "%s/sched.log", work);
+    snprintf(log, sizeof log, "%s/sched.log", cli.work);
     snprintf(tmp, sizeof tmp, "%s.tmp", log);
     unlink(log);
     unlink(tmp);
     const char *args[] = {ARGS(log, "2"), NULL};
-    assert_int_equal(run(args), 0);
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
     /* six rounds of 2 trials: a table before each, one at the end */
-    assert_int_equal(count(out_text, "------------------------------  [ Task Scheduler ]\n"), 7);
-    assert_int_equal(count(out_text, "|  ID  | Latency (ms) | Speed (GFLOPS) | Trials |\n"), 7);
+    assert_int_equal(count(cli.out, "------------------------------  [ Task Scheduler ]\n"), 7);
+    assert_int_equal(count(cli.out, "|  ID  | Latency (ms) | Speed (GFLOPS) | Trials |\n"), 7);
     /* the warm-up goes in task order; nothing is known before it */
-    const char *first = strstr(out_text, "Estimated total latency: - ms\tTrials: 0\tUsed time : ");
+    const char *first = strstr(cli.out, "Estimated total latency: - ms\tTrials: 0\tUsed time : ");
     assert_non_null(first);
     assert_non_null(strstr(first, "s\tNext ID: 0\t\n"));
-    assert_non_null(strstr(out_text, "|    0 |            - |              - |      0 |\n"));
-    assert_non_null(strstr(out_text, "\tTrials: 2\tUsed time : "));
-    assert_non_null(strstr(out_text, "\tTrials: 4\tUsed time : "));
-    const char *last = strstr(out_text, "\tTrials: 12\tUsed time : ");
+    assert_non_null(strstr(cli.out, "|    0 |            - |              - |      0 |\n"));
+    assert_non_null(strstr(cli.out, "\tTrials: 2\tUsed time : "));
+    assert_non_null(strstr(cli.out, "\tTrials: 4\tUsed time : "));
+    const char *last = strstr(cli.out, "\tTrials: 12\tUsed time : ");
     assert_non_null(last);
     assert_null(strstr(last, "Next ID")); /* the final table names no next task */
-    assert_non_null(strstr(err_text, "12 configs measured, 0 resumed; 3 records in"));
+    assert_non_null(strstr(cli.err, "12 configs measured, 0 resumed; 3 records in"));
 
     at_rec_log *l;
     assert_ok(at_rec_log_load_file(tmp, &l));
@@ -134,7 +116,7 @@ static void scheduler_should_split_the_trials_in_rounds_and_print_its_table(void
     assert_int_equal(per_workload(l, counts, keys), 3);
     /* warm-up rounds: records 0-1, 2-3, 4-5 are tasks 0, 1, 2 */
     for (size_t i = 0; i < 6; i++) assert_string_equal(l->recs[i].args_json, keys[i / 2]);
-    for (size_t i = 0; i < 3; i++) assert_int_equal(table_trials(out_text, i), counts[i]);
+    for (size_t i = 0; i < 3; i++) assert_int_equal(table_trials(cli.out, i), counts[i]);
     at_rec_log_free(l);
     assert_ok(at_rec_log_load_file(log, &l));
     assert_int_equal(l->n, 3);
@@ -145,18 +127,18 @@ static void interrupted_scheduler_should_leave_a_log_and_resume_to_n_trials(void
 {
     (void)state;
     char log[2300], tmp[2400];
-    snprintf(log, sizeof log, "%s/int.log", work);
+    snprintf(log, sizeof log, "%s/int.log", cli.work);
     snprintf(tmp, sizeof tmp, "%s.tmp", log);
     unlink(log);
     unlink(tmp);
     const char *args[] = {ARGS(log, "1"), NULL, NULL};
-    pid_t pid = at_test_cli_start(work, args);
+    pid_t pid = at_test_cli_start(cli.work, args);
     struct timespec ts = {0, 20 * 1000 * 1000};
     size_t n = 0;
-    for (int i = 0; i < 2500 && (n = count_lines(tmp)) < 3; i++) nanosleep(&ts, NULL);
+    for (int i = 0; i < 2500 && (n = at_test_count_lines(tmp)) < 3; i++) nanosleep(&ts, NULL);
     assert_true(n >= 3);
     assert_int_equal(kill(-pid, SIGINT), 0); /* Ctrl-C reaches the whole process group */
-    assert_int_equal(at_test_cli_finish(work, pid, &out_text, &err_text), 128 + SIGINT);
+    assert_int_equal(at_test_cli_finish(cli.work, pid, &cli.out, &cli.err), 128 + SIGINT);
     assert_int_equal(access(log, F_OK), -1); /* no pick-best happened */
     at_rec_log *before;
     assert_ok(at_rec_log_load_file(tmp, &before));
@@ -168,22 +150,22 @@ static void interrupted_scheduler_should_leave_a_log_and_resume_to_n_trials(void
     assert_int_equal(before->stats.malformed, 0);
     /* what it left checks and picks like any log */
     const char *check[] = {"records", "check", tmp, NULL};
-    assert_int_equal(run(check), 0);
+    assert_int_equal(at_test_cli_run(&cli, check), 0);
 
     args[sizeof args / sizeof args[0] - 2] = "--resume";
-    assert_int_equal(run(args), 0);
+    assert_int_equal(at_test_cli_run(&cli, args), 0);
     char resumed[64];
     snprintf(resumed, sizeof resumed, "\tTrials: %zu\tUsed time : ", n_before);
-    const char *first = strstr(out_text, "Estimated total latency: ");
+    const char *first = strstr(cli.out, "Estimated total latency: ");
     assert_non_null(first);
-    assert_ptr_equal(strstr(out_text, resumed), strstr(first, "\tTrials: ")); /* the first table */
-    assert_non_null(strstr(out_text, "\tTrials: 12\tUsed time : "));
+    assert_ptr_equal(strstr(cli.out, resumed), strstr(first, "\tTrials: ")); /* the first table */
+    assert_non_null(strstr(cli.out, "\tTrials: 12\tUsed time : "));
     at_rec_log *after;
     assert_ok(at_rec_log_load_file(tmp, &after));
     assert_int_equal(after->n, 12);
     assert_int_equal(per_workload(after, counts, keys), 3);
     for (size_t i = 0; i < n_before; i++) assert_string_equal(before->recs[i].text, after->recs[i].text);
-    for (size_t i = 0; i < 3; i++) assert_int_equal(table_trials(out_text, i), counts[i]);
+    for (size_t i = 0; i < 3; i++) assert_int_equal(table_trials(cli.out, i), counts[i]);
     at_rec_log_free(after);
     at_rec_log_free(before);
     at_rec_log *final;

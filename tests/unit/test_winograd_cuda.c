@@ -9,7 +9,6 @@
  *     checks. */
 #include "tests/support/test_support.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +19,10 @@
 #include "knobs/config.h"
 #include "templates/template.h"
 #ifdef WINO_POCL
-#include "measure/ocl.h"
+#include "tests/support/test_measure_support.h"
 #else
 #include "records/log.h"
+#include "tests/support/test_op_data.h"
 #endif
 
 static const char *const NAME = "conv2d_nchw_winograd.cuda";
@@ -210,78 +210,11 @@ static void tvm_records_should_pin_their_indices_and_launch_sizes(void **state)
     at_rec_log_free(log);
 }
 
-/* Random inputs and the reference output of a workload. */
-typedef struct data {
-    size_t         n;
-    at_tensor_desc d[AT_OP_MAX_TENSORS];
-    void          *buf[AT_OP_MAX_TENSORS], *ref[AT_OP_MAX_TENSORS];
-} data;
-
-static void data_init(data *dt, const at_args *a, uint64_t seed)
+/* Interprets config c of t on dt and checks every output (max relative error 1e-3, 1e-2 floor). */
+static void run_on_interpreter(const at_task *t, const at_config *c, at_test_data *dt, const char *what)
 {
-    memset(dt, 0, sizeof *dt);
-    dt->n = at_op_tensors(a, dt->d);
-    at_rng rng;
-    at_rng_seed(&rng, seed);
-    const void *in[AT_OP_MAX_TENSORS];
-    void *outs[AT_OP_MAX_TENSORS];
-    size_t ni = 0, no = 0;
-    for (size_t i = 0; i < dt->n; i++) {
-        size_t bytes = (size_t)dt->d[i].n_elems * sizeof(float);
-        dt->buf[i] = at_calloc(1, bytes);
-        dt->ref[i] = at_calloc(1, bytes);
-        assert_non_null(dt->buf[i]);
-        assert_non_null(dt->ref[i]);
-        if (dt->d[i].is_output) {
-            outs[no++] = dt->ref[i];
-        } else {
-            for (int64_t k = 0; k < dt->d[i].n_elems; k++) ((float *)dt->buf[i])[k] = (float)at_rng_uniform(&rng) - 0.5f;
-            in[ni++] = dt->buf[i];
-        }
-    }
-    at_op_reference(a, in, outs);
-}
-
-static void data_fini(data *dt)
-{
-    for (size_t i = 0; i < dt->n; i++) {
-        at_free(dt->buf[i]);
-        at_free(dt->ref[i]);
-    }
-}
-
-static double max_rel_err(const float *got, const float *want, int64_t n)
-{
-    double worst = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double d = fabs((double)got[i] - (double)want[i]) / fmax(fabs((double)want[i]), 1e-2);
-        if (!(d <= worst)) worst = d; /* NaN sticks */
-    }
-    return worst;
-}
-
-static void run_on_interpreter(const at_task *t, const at_config *c, data *dt, const char *what)
-{
-    at_arena *ar;
-    assert_ok(at_arena_new(0, &ar));
-    const at_ir_program *p;
-    at_status st = at_task_instantiate(t, c, ar, &p);
-    if (st != AT_OK) print_error("%s: %s\n", what, at_last_error());
-    assert_ok(st);
-    for (size_t i = 0; i < dt->n; i++)
-        if (dt->d[i].is_output) memset(dt->buf[i], 0xFF, (size_t)dt->d[i].n_elems * sizeof(float));
-    st = at_ir_interp(p, dt->buf);
-    if (st != AT_OK) print_error("%s: %s\n", what, at_last_error());
-    assert_ok(st);
-    for (size_t i = 0; i < dt->n; i++) {
-        if (!dt->d[i].is_output) continue;
-        double e = max_rel_err(dt->buf[i], dt->ref[i], dt->d[i].n_elems);
-        if (!(e <= 1e-3)) {
-            print_error("%s: max relative error %g\n", what, e);
-            fail();
-        }
-    }
-    at_arena_free(ar);
+    at_test_data_run_config(t, c, dt, false, what);
+    at_test_data_check(dt, 1e-2, 1e-3, what);
 }
 
 static void sampled_configs_should_match_the_reference_on_the_interpreter(void **state)
@@ -290,8 +223,8 @@ static void sampled_configs_should_match_the_reference_on_the_interpreter(void *
     size_t n_run = 0;
     for (size_t wi = 0; wi < N_SMALL; wi++) {
         at_task *t = task(small[wi]);
-        data dt;
-        data_init(&dt, at_task_args(t), 100 + wi);
+        at_test_data dt;
+        at_test_data_init(&dt, at_task_args(t), 100 + wi, AT_TEST_FILL_CENTERED);
         int64_t idx[10];
         size_t m = sample(t, 7 + wi, 10, idx);
         for (size_t k = 0; k < m; k++) {
@@ -303,7 +236,7 @@ static void sampled_configs_should_match_the_reference_on_the_interpreter(void *
             at_config_free(c);
             n_run++;
         }
-        data_fini(&dt);
+        at_test_data_fini(&dt);
         at_task_free(t);
     }
     print_message("%zu configs of %d workloads matched the reference\n", n_run, N_SMALL);
@@ -315,12 +248,12 @@ static void tophub_shaped_configs_should_match_the_reference_on_the_interpreter(
     for (size_t i = 0; i < N_SHAPED; i++) {
         at_task *t = task(shaped[i].args);
         at_config *c = config_of(t, shaped[i].y, shaped[i].x, shaped[i].rc, shaped[i].step, shaped[i].expl);
-        data dt;
-        data_init(&dt, at_task_args(t), 500 + i);
+        at_test_data dt;
+        at_test_data_init(&dt, at_task_args(t), 500 + i, AT_TEST_FILL_CENTERED);
         char what[160];
         snprintf(what, sizeof what, "%s config %lld", shaped[i].args, (long long)at_config_index(c));
         run_on_interpreter(t, c, &dt, what);
-        data_fini(&dt);
+        at_test_data_fini(&dt);
         at_config_free(c);
         at_task_free(t);
     }
@@ -339,57 +272,15 @@ int main(void)
 
 #else /* WINO_POCL */
 
-static char cache_dir[4096];
-static at_meas_ocl *pool;
-
-static int group_setup(void **state)
-{
-    (void)state;
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache_dir, sizeof cache_dir, "%s/pocl-cache", bin && *bin ? bin : ".");
-    at_measure_opts o = {.number = 1, .repeat = 1, .timeout_ms = 60000, .build_timeout_ms = 120000, .cooldown_ms = -1,
-                         .n_parallel = 2, .check_correctness = true, .device = getenv("AT_TEST_DEVICE"),
-                         .cache_dir = cache_dir};
-    at_status st = at_meas_ocl_new(&o, &pool);
-    if (st != AT_OK) {
-        print_error("pool: %s\n", at_last_error());
-        return -1;
-    }
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    at_meas_ocl_free(pool);
-    return 0;
-}
-
-/* Measures in[0..n) with output checks; every result must be OK. */
-static void measure_all(const at_meas_input *in, size_t n, char (*what)[160])
-{
-    at_result *res = at_calloc(n, sizeof *res);
-    for (size_t i = 0; i < n; i++) at_result_init(&res[i]);
-    assert_ok(at_meas_ocl_measure(pool, in, n, res));
-    for (size_t i = 0; i < n; i++) {
-        if (res[i].err != AT_MEAS_OK) {
-            print_error("%s: %s: %s\n", what[i], at_meas_err_name(res[i].err), res[i].msg ? res[i].msg : "");
-            fail();
-        }
-        print_message("%s: %.3g ms\n", what[i], res[i].n_costs ? res[i].costs_s[0] * 1e3 : 0.0);
-        at_result_fini(&res[i]);
-    }
-    at_free(res);
-}
-
+/* Every result must be OK: the pool checks each output against the op's reference. */
 static void sampled_configs_should_run_and_verify_on_pocl(void **state)
 {
-    (void)state;
     enum { PER = 5, MAX = N_SMALL * PER };
     at_task *tasks[N_SMALL];
     at_config *cfg[MAX];
     at_meas_input in[MAX];
-    char what[MAX][160];
+    char names[MAX][160];
+    const char *what[MAX];
     size_t n = 0;
     for (size_t wi = 0; wi < N_SMALL; wi++) {
         tasks[wi] = task(small[wi]);
@@ -398,29 +289,31 @@ static void sampled_configs_should_run_and_verify_on_pocl(void **state)
         for (size_t k = 0; k < m; k++, n++) {
             assert_ok(at_task_config(tasks[wi], idx[k], &cfg[n]));
             in[n] = (at_meas_input){tasks[wi], cfg[n]};
-            snprintf(what[n], sizeof what[n], "workload %zu config %lld", wi, (long long)idx[k]);
+            snprintf(names[n], sizeof names[n], "workload %zu config %lld", wi, (long long)idx[k]);
+            what[n] = names[n];
         }
     }
-    measure_all(in, n, what);
+    at_test_verify_batch(*state, in, n, false, what);
     for (size_t i = 0; i < n; i++) at_config_free(cfg[i]);
     for (size_t wi = 0; wi < N_SMALL; wi++) at_task_free(tasks[wi]);
 }
 
 static void tophub_shaped_configs_should_run_and_verify_on_pocl(void **state)
 {
-    (void)state;
     enum { N = N_SHAPED };
     at_task *tasks[N];
     at_config *cfg[N];
     at_meas_input in[N];
-    char what[N][160];
+    char names[N][160];
+    const char *what[N];
     for (size_t i = 0; i < N; i++) {
         tasks[i] = task(shaped[i].args);
         cfg[i] = config_of(tasks[i], shaped[i].y, shaped[i].x, shaped[i].rc, shaped[i].step, shaped[i].expl);
         in[i] = (at_meas_input){tasks[i], cfg[i]};
-        snprintf(what[i], sizeof what[i], "%s config %lld", shaped[i].args, (long long)at_config_index(cfg[i]));
+        snprintf(names[i], sizeof names[i], "%s config %lld", shaped[i].args, (long long)at_config_index(cfg[i]));
+        what[i] = names[i];
     }
-    measure_all(in, N, what);
+    at_test_verify_batch(*state, in, N, false, what);
     for (size_t i = 0; i < N; i++) {
         at_config_free(cfg[i]);
         at_task_free(tasks[i]);
@@ -433,7 +326,7 @@ int main(void)
         cmocka_unit_test(sampled_configs_should_run_and_verify_on_pocl),
         cmocka_unit_test(tophub_shaped_configs_should_run_and_verify_on_pocl),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, at_test_verify_pool_setup, at_test_verify_pool_teardown);
 }
 
 #endif
