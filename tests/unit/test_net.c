@@ -627,7 +627,7 @@ static void bad_networks_and_graphs_should_be_refused(void **state)
     const size_t two[2] = {0, c};
     assert_int_equal(at_net_append(net, AT_NET_ADD, NULL, two, 2, NULL, NULL), AT_EINVAL); /* 4 vs 8 channels */
     assert_int_equal(at_net_append(net, AT_NET_DENSE, NULL, &c, 1, &(at_net_attrs){.channels = 4}, NULL), AT_EINVAL);
-    assert_int_equal(at_net_append(net, AT_NET_SCALE_SHIFT, NULL, &c, 1, NULL, NULL), AT_EINVAL);
+    assert_int_equal(at_net_append(net, AT_NET_INPUT, NULL, &c, 1, NULL, NULL), AT_EINVAL);
     at_net_attrs big = {.channels = 2, .kernel = {9, 9}};
     assert_int_equal(at_net_append(net, AT_NET_CONV2D, NULL, &in, 1, &big, NULL), AT_EINVAL);
     at_net_attrs pool_pad = {.kernel = {2, 2}, .stride = {2, 2}, .pad = {2, 2, 2, 2}};
