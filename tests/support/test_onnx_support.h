@@ -233,6 +233,20 @@ static inline Onnx__AttributeProto *attr_int(const char *name, int64_t v)
     return a;
 }
 
+static inline Onnx__AttributeProto *attr_str(const char *name, const char *v)
+{
+    Onnx__AttributeProto *a = &attrs[n_attrs];
+    onnx__attribute_proto__init(a);
+    a->name = (char *)name;
+    a->has_type = 1;
+    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+    a->has_s = 1;
+    a->s.len = strlen(v);
+    a->s.data = (uint8_t *)v;
+    attr_ptrs[n_attrs++] = a;
+    return a;
+}
+
 /* node(op, name, inputs "a,b,c" ("" none), output, with the last n_a attributes made). */
 static char names[MAXN * 8][32] AT_UNUSED;
 static inline void node(const char *op, const char *name, const char *inputs, const char *out, size_t n_a)
