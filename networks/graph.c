@@ -406,6 +406,8 @@ static at_status pad_shape(at_net_node *n, const at_net_node *in, const char *wh
     size_t nd = in->ndim;
     if ((unsigned)a->pad_mode >= AT_NET_PAD_MODE_COUNT) return BAD("%s: unknown pad mode %d", who, (int)a->pad_mode);
     for (size_t d = 0; d < nd; d++) {
+        for (size_t k = d; k < 8; k += 4)
+            if (a->pad_nd[k] < -(1LL << 31) || a->pad_nd[k] > (1LL << 31)) return BAD("%s: pads of axis %zu beyond 2^31", who, d);
         n->shape[d] = in->shape[d] + a->pad_nd[d] + a->pad_nd[4 + d];
         if (a->pad_mode == AT_NET_PAD_REFLECT && (a->pad_nd[d] >= in->shape[d] || a->pad_nd[4 + d] >= in->shape[d]))
             return BAD("%s: reflect pads of axis %zu reach past its %" PRId64 " elements", who, d, in->shape[d]);

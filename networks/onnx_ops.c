@@ -205,8 +205,9 @@ static at_status binary(ox *o, char kind)
         AT_TRY(ox_append(o, AT_NET_ADD, NULL, ins, 2, NULL, &node));
         return ox_out_node(o, 0, node, a->rank, a->dims);
     }
-    if (b->is_const && is_per_channel(b, a->rank, a->dims[1])) return channel_binary(o, kind, a, b);
-    if (a->is_const && (kind == '+' || kind == '*') && is_per_channel(a, b->rank, b->dims[1])) return channel_binary(o, kind, b, a);
+    if (b->is_const && a->rank >= 2 && is_per_channel(b, a->rank, a->dims[1])) return channel_binary(o, kind, a, b);
+    if (a->is_const && b->rank >= 2 && (kind == '+' || kind == '*') && is_per_channel(a, b->rank, b->dims[1]))
+        return channel_binary(o, kind, b, a);
     size_t r = a->rank > b->rank ? a->rank : b->rank;
     if (r > 4) return UNSUP("a broadcast of rank %zu (at most 4)", r);
     int64_t sa[4], sb[4], dims[4];
