@@ -504,8 +504,20 @@ static at_status node_steps(at_net_exec *e, size_t i)
         a.residual = true;
         return affine_step(e, n, &a, x, NULL, NULL, e->node_buf[n->inputs[1]], y);
     case AT_NET_MAX_POOL2D:
-        AT_TRY(at_net_prog_max_pool(e->arena, n, in, &p));
+    case AT_NET_AVG_POOL2D:
+        AT_TRY(at_net_prog_pool(e->arena, n, in, &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
+    case AT_NET_PAD:
+    case AT_NET_TRANSPOSE:
+    case AT_NET_REDUCE_MEAN:
+        AT_TRY(at_net_prog_tensor(e->arena, e->net, n, &p));
+        return add_step(e, &other, p, (void *[]){x, y}, 2);
+    case AT_NET_BINARY:
+        AT_TRY(at_net_prog_tensor(e->arena, e->net, n, &p));
+        return add_step(e, &other, p, (void *[]){x, e->node_buf[n->inputs[1]], y}, 3);
+    case AT_NET_CONSTANT:
+        /* its buffer holds the values from the start (alloc_buffers): no program */
+        return AT_OK;
     case AT_NET_GLOBAL_AVG_POOL2D:
         AT_TRY(at_net_prog_global_avg_pool(e->arena, n, in, &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
@@ -548,6 +560,7 @@ static at_status alloc_buffers(at_net_exec *e)
         }
         AT_TRY(e->be->buf_new(e->ctx, (size_t)at_net_node_numel(n) * sizeof(float), &e->node_buf[i]));
         e->owns[i] = true;
+        if (n->op == AT_NET_CONSTANT) AT_TRY(e->be->buf_write(e->ctx, e->node_buf[i], n->weight));
         if (at_net_op_is_anchor(n->op) && has_epilogue(n) && at_net_node_numel(n) > scratch) scratch = at_net_node_numel(n);
         at_net_pick pick;
         if (at_net_op_is_anchor(n->op) && at_net_plan_pick(e->plan, i, &pick) &&

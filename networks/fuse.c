@@ -71,9 +71,15 @@ static group *joinable(fuser *f, size_t i, size_t k)
     return g->open && g->last == at_net_node_at(f->src, i)->inputs[k] ? g : NULL;
 }
 
-/* BN as per-channel scale and shift: gamma / sqrt(var + eps), beta - mean * scale. */
+/* BN as per-channel scale and shift: gamma / sqrt(var + eps), beta - mean * scale (a
+ * scale_shift of an unfused graph: its own). */
 static at_status bn_affine(const at_net_node *bn, int64_t c, float **scale, float **shift)
 {
+    if (bn->op == AT_NET_SCALE_SHIFT) {
+        *scale = at_net_floats_dup(bn->scale, c);
+        *shift = at_net_floats_dup(bn->shift, c);
+        return *scale && *shift ? AT_OK : AT_OOM();
+    }
     *scale = at_net_floats(c);
     *shift = at_net_floats(c);
     if (!*scale || !*shift) return AT_OOM();
@@ -191,7 +197,7 @@ static at_status on_copy(fuser *f, size_t i)
     const at_net_node *n = at_net_node_at(f->src, i);
     group *g = new_group(f, n->op, i);
     g->copy = true;
-    if (f->params && at_net_op_is_anchor(n->op)) {
+    if (f->params && (at_net_op_is_anchor(n->op) || n->op == AT_NET_CONSTANT)) {
         if (!(g->weight = at_net_floats_dup(n->weight, at_net_weight_numel(f->src, n)))) return AT_OOM();
     }
     return AT_OK;
@@ -212,7 +218,8 @@ static at_status form_groups(fuser *f)
             if (g->last == node->inputs[0] && g->open) join(f, g, i);
             break;
         }
-        case AT_NET_BATCH_NORM: st = on_batch_norm(f, i); break;
+        case AT_NET_BATCH_NORM:
+        case AT_NET_SCALE_SHIFT: st = on_batch_norm(f, i); break;
         case AT_NET_BIAS_ADD: st = on_bias_add(f, i); break;
         case AT_NET_RELU: on_relu(f, i); break;
         case AT_NET_ADD: on_add(f, i); break;
@@ -225,10 +232,15 @@ static at_status form_groups(fuser *f)
         case AT_NET_SOFTMAX:
         case AT_NET_ACTIVATION:
         case AT_NET_RESHAPE:
+        case AT_NET_BINARY:
+        case AT_NET_CONSTANT:
+        case AT_NET_AVG_POOL2D:
+        case AT_NET_PAD:
+        case AT_NET_REDUCE_MEAN:
+        case AT_NET_TRANSPOSE:
             st = on_copy(f, i);
             break;
         case AT_NET_INPUT:
-        case AT_NET_SCALE_SHIFT:
         case AT_NET_OP_COUNT:
             AT_ASSERT(!"unexpected node in an unfused network");
         }

@@ -37,6 +37,12 @@ static const char *const op_names[AT_NET_OP_COUNT] = {
     [AT_NET_SOFTMAX] = "nn.softmax",
     [AT_NET_ACTIVATION] = "activation",
     [AT_NET_RESHAPE] = "reshape",
+    [AT_NET_BINARY] = "binary",
+    [AT_NET_CONSTANT] = "constant",
+    [AT_NET_AVG_POOL2D] = "nn.avg_pool2d",
+    [AT_NET_PAD] = "nn.pad",
+    [AT_NET_REDUCE_MEAN] = "mean",
+    [AT_NET_TRANSPOSE] = "transpose",
 };
 
 const char *at_net_op_name(at_net_op op)
@@ -256,11 +262,13 @@ static int64_t weight_numel(const at_net_node *n, const at_net_node *in)
     if (n->op == AT_NET_CONV2D)
         return n->attrs.channels * (in->shape[1] / n->attrs.groups) * n->attrs.kernel[0] * n->attrs.kernel[1];
     if (n->op == AT_NET_DENSE) return n->attrs.channels * in->shape[1];
+    if (n->op == AT_NET_CONSTANT) return at_net_node_numel(n);
     return 0;
 }
 
 int64_t at_net_weight_numel(const at_net *net, const at_net_node *n)
 {
+    if (n->op == AT_NET_CONSTANT) return at_net_node_numel(n);
     return n->n_inputs ? weight_numel(n, &net->nodes[n->inputs[0]]) : 0;
 }
 
@@ -279,6 +287,14 @@ static at_status make_params(const at_net *net, at_net_node *n, const at_net_nod
     case AT_NET_BIAS_ADD:
         ok = (n->bias = draw(net, n->name, "bias", c, -0.1, 0.1)) != NULL;
         break;
+    case AT_NET_CONSTANT:
+        ok = (n->weight = draw(net, n->name, "value", at_net_node_numel(n), -1, 1)) != NULL;
+        break;
+    case AT_NET_SCALE_SHIFT:
+        /* the identity until set: a per-channel Mul / Div sets only the scale */
+        ok = (n->scale = at_net_floats(c)) && (n->shift = at_calloc((size_t)c, sizeof *n->shift));
+        for (int64_t k = 0; ok && k < c; k++) n->scale[k] = 1;
+        break;
     case AT_NET_BATCH_NORM:
         ok = (n->gamma = draw(net, n->name, "gamma", c, 0.8, 1.2)) && (n->beta = draw(net, n->name, "beta", c, -0.1, 0.1)) &&
              (n->mean = draw(net, n->name, "moving_mean", c, -0.1, 0.1)) &&
@@ -287,7 +303,6 @@ static at_status make_params(const at_net *net, at_net_node *n, const at_net_nod
     case AT_NET_INPUT:
     case AT_NET_RELU:
     case AT_NET_ADD:
-    case AT_NET_SCALE_SHIFT:
     case AT_NET_MAX_POOL2D:
     case AT_NET_GLOBAL_AVG_POOL2D:
     case AT_NET_BATCH_FLATTEN:
@@ -296,6 +311,11 @@ static at_status make_params(const at_net *net, at_net_node *n, const at_net_nod
     case AT_NET_SOFTMAX:
     case AT_NET_ACTIVATION:
     case AT_NET_RESHAPE:
+    case AT_NET_BINARY:
+    case AT_NET_AVG_POOL2D:
+    case AT_NET_PAD:
+    case AT_NET_REDUCE_MEAN:
+    case AT_NET_TRANSPOSE:
     case AT_NET_OP_COUNT:
         break;
     }
@@ -323,9 +343,116 @@ static int64_t window_out(int64_t in, int64_t pad_a, int64_t pad_b, int64_t k, i
     return span < 0 ? 0 : span / stride + 1;
 }
 
+/* The same rounded up, as ONNX's and torch's ceil_mode: a last window that would start past the
+ * input and its leading padding is dropped. */
+static int64_t window_out_ceil(int64_t in, int64_t pad_a, int64_t pad_b, int64_t k, int64_t stride)
+{
+    int64_t span = in + pad_a + pad_b - k;
+    if (span < 0) return 0;
+    int64_t out = (span + stride - 1) / stride + 1;
+    if ((out - 1) * stride >= in + pad_a) out--;
+    return out;
+}
+
+static at_status pool_shape(at_net_node *n, const at_net_node *in, const char *who)
+{
+    const at_net_attrs *a = &n->attrs;
+    const char *op = at_net_op_name(n->op);
+    if (in->ndim != 4) return BAD("%s: %s takes a 4-D input", who, op);
+    if (a->kernel[0] < 1 || a->kernel[1] < 1) return BAD("%s: %s needs a pool size", who, op);
+    if (a->pad[0] >= a->kernel[0] || a->pad[2] >= a->kernel[0] || a->pad[1] >= a->kernel[1] || a->pad[3] >= a->kernel[1])
+        return BAD("%s: %s padding must be smaller than the pool", who, op);
+    int64_t (*f)(int64_t, int64_t, int64_t, int64_t, int64_t) = a->ceil_mode ? window_out_ceil : window_out;
+    n->shape[2] = f(in->shape[2], a->pad[0], a->pad[2], a->kernel[0], a->stride[0]);
+    n->shape[3] = f(in->shape[3], a->pad[1], a->pad[3], a->kernel[1], a->stride[1]);
+    return AT_OK;
+}
+
+/* Output shape of a broadcasting binary op (each extent equal or 1). */
+static at_status binary_shape(at_net_node *n, const at_net_node *x, const at_net_node *y, const char *who)
+{
+    if ((unsigned)n->attrs.bin >= AT_NET_BIN_COUNT) return BAD("%s: unknown binary op %d", who, (int)n->attrs.bin);
+    if (x->ndim != y->ndim) return BAD("%s: binary op of a %zu-D and a %zu-D tensor", who, x->ndim, y->ndim);
+    for (size_t d = 0; d < x->ndim; d++) {
+        if (x->shape[d] != y->shape[d] && x->shape[d] != 1 && y->shape[d] != 1)
+            return BAD("%s: extents %" PRId64 " and %" PRId64 " of axis %zu do not broadcast", who, x->shape[d], y->shape[d], d);
+        n->shape[d] = x->shape[d] > y->shape[d] ? x->shape[d] : y->shape[d];
+    }
+    return AT_OK;
+}
+
+static at_status concat_shape(const at_net *net, at_net_node *n, const char *who)
+{
+    const at_net_node *in = &net->nodes[n->inputs[0]];
+    int64_t nd = (int64_t)in->ndim, axis = n->attrs.axis == 0 ? 1 : n->attrs.axis;
+    if (axis < 0) axis += nd;
+    if (axis < 0 || axis >= nd) return BAD("%s: concatenate axis %" PRId64 " of a %zu-D tensor", who, n->attrs.axis, in->ndim);
+    n->attrs.axis = axis;
+    int64_t c = 0;
+    for (size_t i = 0; i < n->n_inputs; i++) {
+        const at_net_node *x = &net->nodes[n->inputs[i]];
+        bool same = x->ndim == in->ndim;
+        for (int64_t d = 0; same && d < nd; d++) same = d == axis || x->shape[d] == in->shape[d];
+        if (!same) return BAD("%s: concatenate of tensors differing outside axis %" PRId64, who, axis);
+        c += x->shape[axis];
+    }
+    n->shape[axis] = c;
+    return AT_OK;
+}
+
+static at_status pad_shape(at_net_node *n, const at_net_node *in, const char *who)
+{
+    const at_net_attrs *a = &n->attrs;
+    size_t nd = in->ndim;
+    if ((unsigned)a->pad_mode >= AT_NET_PAD_MODE_COUNT) return BAD("%s: unknown pad mode %d", who, (int)a->pad_mode);
+    for (size_t d = 0; d < nd; d++) {
+        for (size_t k = d; k < 8; k += 4)
+            if (a->pad_nd[k] < -(1LL << 31) || a->pad_nd[k] > (1LL << 31)) return BAD("%s: pads of axis %zu beyond 2^31", who, d);
+        n->shape[d] = in->shape[d] + a->pad_nd[d] + a->pad_nd[4 + d];
+        if (a->pad_mode == AT_NET_PAD_REFLECT && (a->pad_nd[d] >= in->shape[d] || a->pad_nd[4 + d] >= in->shape[d]))
+            return BAD("%s: reflect pads of axis %zu reach past its %" PRId64 " elements", who, d, in->shape[d]);
+    }
+    for (size_t d = nd; d < 4; d++)
+        if (a->pad_nd[d] || a->pad_nd[4 + d]) return BAD("%s: pad of axis %zu of a %zu-D tensor", who, d, nd);
+    return AT_OK;
+}
+
+static at_status reduce_shape(at_net_node *n, const at_net_node *in, const char *who)
+{
+    unsigned axes = n->attrs.axes;
+    if (axes == 0 || axes >> in->ndim) return BAD("%s: reduce axes 0x%x of a %zu-D tensor", who, axes, in->ndim);
+    for (size_t d = 0; d < in->ndim; d++)
+        if (axes >> d & 1) n->shape[d] = 1;
+    return AT_OK;
+}
+
+static at_status transpose_shape(at_net_node *n, const at_net_node *in, const char *who)
+{
+    const int64_t *perm = n->attrs.perm;
+    unsigned seen = 0;
+    for (size_t d = 0; d < in->ndim; d++) {
+        if (perm[d] < 0 || perm[d] >= (int64_t)in->ndim || (seen >> perm[d] & 1))
+            return BAD("%s: transpose perm is not a permutation of %zu axes", who, in->ndim);
+        seen |= 1u << perm[d];
+        n->shape[d] = in->shape[perm[d]];
+    }
+    return AT_OK;
+}
+
 static at_status infer(const at_net *net, at_net_node *n, const char *who)
 {
-    size_t want_in = n->op == AT_NET_ADD ? 2 : n->op == AT_NET_CONCAT && n->n_inputs >= 1 ? n->n_inputs : 1;
+    if (n->op == AT_NET_CONSTANT) {
+        if (n->n_inputs != 0) return BAD("%s (constant): takes no inputs, got %zu", who, n->n_inputs);
+        if (n->attrs.to_ndim != 2 && n->attrs.to_ndim != 4) return BAD("%s: constant of %zu dims (2 or 4)", who, n->attrs.to_ndim);
+        n->ndim = n->attrs.to_ndim;
+        memcpy(n->shape, n->attrs.to_shape, n->ndim * sizeof *n->shape);
+        for (size_t d = 0; d < n->ndim; d++)
+            if (n->shape[d] < 1 || n->shape[d] > (1LL << 31) - 1) return BAD("%s (constant): extent %zu is %" PRId64, who, d, n->shape[d]);
+        if ((double)at_net_node_numel(n) > (double)(1LL << 31) - 1) return BAD("%s: a tensor of more than 2^31 elements", who);
+        return AT_OK;
+    }
+    size_t want_in = n->op == AT_NET_ADD || n->op == AT_NET_BINARY ? 2
+                     : n->op == AT_NET_CONCAT && n->n_inputs >= 1 ? n->n_inputs : 1;
     if (n->n_inputs != want_in)
         return BAD("%s (%s): takes %zu input(s), got %zu", who, at_net_op_name(n->op), want_in, n->n_inputs);
     for (size_t i = 0; i < n->n_inputs; i++)
@@ -374,12 +501,20 @@ static at_status infer(const at_net *net, at_net_node *n, const char *who)
         break;
     }
     case AT_NET_MAX_POOL2D:
-        if (in->ndim != 4) return BAD("%s: max_pool2d takes a 4-D input", who);
-        if (a->kernel[0] < 1 || a->kernel[1] < 1) return BAD("%s: max_pool2d needs a pool size", who);
-        if (a->pad[0] >= a->kernel[0] || a->pad[2] >= a->kernel[0] || a->pad[1] >= a->kernel[1] || a->pad[3] >= a->kernel[1])
-            return BAD("%s: max_pool2d padding must be smaller than the pool", who);
-        n->shape[2] = window_out(in->shape[2], a->pad[0], a->pad[2], a->kernel[0], a->stride[0]);
-        n->shape[3] = window_out(in->shape[3], a->pad[1], a->pad[3], a->kernel[1], a->stride[1]);
+    case AT_NET_AVG_POOL2D:
+        AT_TRY(pool_shape(n, in, who));
+        break;
+    case AT_NET_BINARY:
+        AT_TRY(binary_shape(n, in, &net->nodes[n->inputs[1]], who));
+        break;
+    case AT_NET_PAD:
+        AT_TRY(pad_shape(n, in, who));
+        break;
+    case AT_NET_REDUCE_MEAN:
+        AT_TRY(reduce_shape(n, in, who));
+        break;
+    case AT_NET_TRANSPOSE:
+        AT_TRY(transpose_shape(n, in, who));
         break;
     case AT_NET_RESHAPE: {
         if (a->to_ndim != 2 && a->to_ndim != 4) return BAD("%s: reshape to %zu dims (2 or 4)", who, a->to_ndim);
@@ -400,18 +535,10 @@ static at_status infer(const at_net *net, at_net_node *n, const char *who)
         n->shape[1] = at_net_node_numel(in) / in->shape[0];
         n->shape[2] = n->shape[3] = 0;
         break;
-    case AT_NET_CONCAT: {
-        int64_t c = 0;
-        for (size_t i = 0; i < n->n_inputs; i++) {
-            const at_net_node *x = &net->nodes[n->inputs[i]];
-            bool same = x->ndim == in->ndim && x->shape[0] == in->shape[0];
-            for (size_t d = 2; d < in->ndim; d++) same = same && x->shape[d] == in->shape[d];
-            if (!same) return BAD("%s: concatenate of tensors differing outside axis 1", who);
-            c += x->shape[1];
-        }
-        n->shape[1] = c;
+    case AT_NET_CONCAT:
+        AT_TRY(concat_shape(net, n, who));
         break;
-    }
+    case AT_NET_CONSTANT:
     case AT_NET_INPUT:
     case AT_NET_OP_COUNT:
         return BAD("%s: %s nodes cannot be appended", who, at_net_op_name(n->op));
@@ -428,7 +555,7 @@ at_status at_net_append(at_net *net, at_net_op op, const char *name, const size_
                         const at_net_attrs *attrs, size_t *out)
 {
     if (out) *out = SIZE_MAX;
-    if (op == AT_NET_INPUT || op == AT_NET_SCALE_SHIFT || (unsigned)op >= AT_NET_OP_COUNT)
+    if (op == AT_NET_INPUT || (unsigned)op >= AT_NET_OP_COUNT)
         return BAD("%s: %s nodes cannot be appended", name ? name : "?", (unsigned)op < AT_NET_OP_COUNT ? at_net_op_name(op) : "?");
     if (net->fused) return BAD("network %s is fused: append to the unfused form", net->name);
     if (n_inputs > AT_NET_MAX_INPUTS) return BAD("%s: more than %d inputs", name ? name : "?", AT_NET_MAX_INPUTS);
@@ -445,7 +572,7 @@ at_status at_net_append(at_net *net, at_net_op op, const char *name, const size_
     AT_TRY(infer(net, &n, name));
     n.name = at_strdup(name);
     if (!n.name) return AT_OOM();
-    at_status st = net->params ? make_params(net, &n, &net->nodes[n.inputs[0]]) : AT_OK;
+    at_status st = net->params ? make_params(net, &n, &net->nodes[n.n_inputs ? n.inputs[0] : 0]) : AT_OK;
     if (st == AT_OK) st = grow(net);
     if (st != AT_OK) {
         node_fini(&n);
@@ -461,7 +588,7 @@ at_status at_net_append(at_net *net, at_net_op op, const char *name, const size_
 static float **param_slot(at_net_node *n, at_net_param p)
 {
     switch (p) {
-    case AT_NET_WEIGHT: return at_net_op_is_anchor(n->op) ? &n->weight : NULL;
+    case AT_NET_WEIGHT: return at_net_op_is_anchor(n->op) || n->op == AT_NET_CONSTANT ? &n->weight : NULL;
     case AT_NET_BIAS:
         return n->op == AT_NET_BIAS_ADD || (at_net_op_is_anchor(n->op) && n->epi.bias) ? &n->bias : NULL;
     case AT_NET_GAMMA: return n->op == AT_NET_BATCH_NORM ? &n->gamma : NULL;

@@ -51,11 +51,11 @@ typedef struct at_net_fused_epilogue {
 
 void at_net_fused_epilogue_init(at_net_fused_epilogue *e, const at_net_affine *a);
 
-/* n's op on input node in. Signature: x, y. */
-at_status at_net_prog_max_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out);
+/* n's op (max_pool2d, avg_pool2d) on input node in. Signature: x, y. */
+at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out);
 at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in,
                                       const at_ir_program **out);
-/* Signature: every input in order, then y; one kernel per input. */
+/* Concatenation along attrs.axis. Signature: every input in order, then y; one kernel per input. */
 at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);
 /* Softmax over the last axis, one work-item per row. Signature: x, y. */
 /* NCHW <-> NCHW[bn]c of an (n, c, hw) tensor (to_packed: x NCHW, y NCHW[bn]c; else the reverse),
@@ -74,6 +74,13 @@ const at_ir_stmt *at_net_grid(at_ir_sched *s, const at_ir_var *i, int64_t total,
 void at_net_act_ref(const at_net_node *n, const float *x, float *y);
 /* The same as an IR program. Signature: x, y. */
 at_status at_net_prog_activation(at_arena *arena, const at_net_node *n, const at_ir_program **out);
+
+/* ---- layout and broadcasting ops: binary, pad, transpose, reduce_mean (tensor_ops.c) ---- */
+
+/* n's output y from its inputs' values in[], in double precision. */
+void at_net_tensor_ref(const at_net *net, const at_net_node *n, const float *const *in, float *y);
+/* The same as an IR program. Signature: x, [b (binary's second operand)], y. */
+at_status at_net_prog_tensor(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);
 
 /* ---- ONNX shapes of imported networks (graph.c; fuse.c carries them to the fused form) ---- */
 

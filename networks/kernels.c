@@ -1,5 +1,6 @@
 /* IR programs for everything in a network that is not a tuned anchor: the anchors' epilogues
- * and the element-wise ops (one affine kernel family), pooling, concatenation and softmax. Each
+ * and the element-wise ops (one affine kernel family), pooling, concatenation and softmax
+ * (tensor_ops.c has the layout and broadcasting ops). Each
  * is a plain data-parallel kernel -- one work-item per output element (per row for softmax) in
  * groups of up to 64 along blockIdx.x / threadIdx.x with a bounds guard -- so any backend that
  * runs the templates' programs runs these too. */
@@ -56,19 +57,20 @@ at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_aff
     return finish(s, out);
 }
 
-at_status at_net_prog_max_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out)
+at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out)
 {
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, n->name);
     if (!s) return AT_OOM();
     const at_net_attrs *a = &n->attrs;
+    bool avg = n->op == AT_NET_AVG_POOL2D;
     int64_t ih = in->shape[2], iw = in->shape[3], oh = n->shape[2], ow = n->shape[3], total = at_net_node_numel(n);
     const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(in), AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
-    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, 1, AT_IR_PRIVATE);
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, 2, AT_IR_PRIVATE); /* max or sum, divisor */
     const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32), *kh = at_ir_var_new(s, "kh", AT_IR_I32),
                     *kw = at_ir_var_new(s, "kw", AT_IR_I32);
-    E iv = at_ir_v(s, i), zero = i32(s, 0);
+    E iv = at_ir_v(s, i), zero = i32(s, 0), one = i32(s, 1);
     E w = at_ir_mod(s, iv, i32(s, ow)), h = at_ir_mod(s, at_ir_div(s, iv, i32(s, ow)), i32(s, oh));
     E nc = at_ir_div(s, iv, i32(s, ow * oh));
     E y0 = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, h, i32(s, a->stride[0])), at_ir_v(s, kh)), i32(s, a->pad[0]));
@@ -77,14 +79,27 @@ at_status at_net_prog_max_pool(at_arena *arena, const at_net_node *n, const at_n
                          at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, y0, zero), at_ir_bin(s, AT_IR_LT, y0, i32(s, ih))),
                          at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, zero), at_ir_bin(s, AT_IR_LT, x0, i32(s, iw))));
     E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, nc, i32(s, ih)), y0), i32(s, iw)), x0);
-    const at_ir_stmt *upd = at_ir_if(
-        s, inside, at_ir_store(s, acc, zero, at_ir_max(s, at_ir_load(s, acc, zero, 1), at_ir_load(s, x, src, 1))), NULL);
-    const at_ir_stmt *items[3] = {
-        at_ir_store(s, acc, zero, at_ir_f32(s, -FLT_MAX)),
+    E v = at_ir_load(s, x, src, 1), m = at_ir_load(s, acc, zero, 1), cnt = at_ir_load(s, acc, one, 1);
+    const at_ir_stmt *upd = at_ir_if(s, inside, at_ir_store(s, acc, zero, avg ? at_ir_add(s, m, v) : at_ir_max(s, m, v)), NULL);
+    if (avg) {
+        /* the divisor: the window's input elements, or with count_include_pad every position
+         * inside the padded input (not those ceil_mode adds past it) */
+        E counted = inside;
+        if (a->count_include_pad)
+            counted = at_ir_bin(s, AT_IR_AND,
+                                at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, y0, i32(s, -a->pad[0])),
+                                          at_ir_bin(s, AT_IR_LT, y0, i32(s, ih + a->pad[2]))),
+                                at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, i32(s, -a->pad[1])),
+                                          at_ir_bin(s, AT_IR_LT, x0, i32(s, iw + a->pad[3]))));
+        upd = at_ir_seq2(s, upd, at_ir_if(s, counted, at_ir_store(s, acc, one, at_ir_add(s, cnt, at_ir_f32(s, 1))), NULL));
+    }
+    const at_ir_stmt *items[4] = {
+        at_ir_store(s, acc, zero, at_ir_f32(s, avg ? 0 : -FLT_MAX)),
+        at_ir_store(s, acc, one, at_ir_f32(s, 0)),
         at_ir_for(s, kh, a->kernel[0], AT_IR_SERIAL, at_ir_for(s, kw, a->kernel[1], AT_IR_SERIAL, upd)),
-        at_ir_store(s, y, iv, at_ir_load(s, acc, zero, 1)),
+        at_ir_store(s, y, iv, avg ? at_ir_div(s, m, cnt) : m),
     };
-    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total, at_ir_seq(s, items, 3)));
+    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total, at_ir_seq(s, items, 4)));
     return finish(s, out);
 }
 
@@ -115,14 +130,16 @@ at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_no
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, n->name);
     if (!s) return AT_OOM();
-    int64_t inner = n->ndim == 4 ? n->shape[2] * n->shape[3] : 1, c_out = n->shape[1], off = 0;
+    int64_t axis = n->attrs.axis, outer = 1, inner = 1, c_out = n->shape[axis], off = 0;
+    for (int64_t d = 0; d < axis; d++) outer *= n->shape[d];
+    for (size_t d = (size_t)axis + 1; d < n->ndim; d++) inner *= n->shape[d];
     const at_ir_buffer *xs[AT_NET_MAX_INPUTS];
     for (size_t k = 0; k < n->n_inputs; k++)
         xs[k] = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(at_net_node_at(net, n->inputs[k])), AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, at_net_node_numel(n), AT_IR_OUTPUT);
-    /* one kernel per input: y[b][off + c][hw] = x_k[b][c][hw] */
+    /* one kernel per input: y[b][off + c][r] = x_k[b][c][r] (b over the axes before, r after) */
     for (size_t k = 0; k < n->n_inputs; k++) {
-        int64_t ck = at_net_node_at(net, n->inputs[k])->shape[1], total = n->shape[0] * ck * inner;
+        int64_t ck = at_net_node_at(net, n->inputs[k])->shape[axis], total = outer * ck * inner;
         const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
         E iv = at_ir_v(s, i);
         E b = at_ir_div(s, iv, i32(s, ck * inner)), rest = at_ir_mod(s, iv, i32(s, ck * inner));

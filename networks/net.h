@@ -32,15 +32,21 @@ typedef enum at_net_op {
     AT_NET_BIAS_ADD,          /* nn.bias_add on axis 1 */
     AT_NET_RELU,              /* nn.relu */
     AT_NET_ADD,               /* add of two tensors of one shape */
-    AT_NET_SCALE_SHIFT,       /* x * scale[c] + shift[c] on axis 1 (then relu if epi.relu): fused graphs only */
-    AT_NET_MAX_POOL2D,        /* nn.max_pool2d (padding never wins the max), floor mode */
+    AT_NET_SCALE_SHIFT,       /* x * scale[c] + shift[c] on axis 1 (then relu if epi.relu; fused graphs only) */
+    AT_NET_MAX_POOL2D,        /* nn.max_pool2d (padding never wins the max), attrs.ceil_mode */
     AT_NET_GLOBAL_AVG_POOL2D, /* nn.global_avg_pool2d -> [N, C, 1, 1] */
     AT_NET_BATCH_FLATTEN,     /* nn.batch_flatten -> [N, rest] */
     AT_NET_DROPOUT,           /* nn.dropout: the identity at inference */
-    AT_NET_CONCAT,            /* concatenate along axis 1 */
+    AT_NET_CONCAT,            /* concatenate along attrs.axis (default 1) */
     AT_NET_SOFTMAX,           /* nn.softmax along the last axis */
     AT_NET_ACTIVATION,        /* element-wise y = f(x), f = attrs.act (networks/activation.c) */
     AT_NET_RESHAPE,           /* the same elements in C order as attrs.to_shape (ONNX Reshape, Squeeze, ...) */
+    AT_NET_BINARY,            /* inputs[0] attrs.bin inputs[1], numpy broadcasting (each extent equal or 1) */
+    AT_NET_CONSTANT,          /* no inputs: a tensor of shape attrs.to_shape whose values are its weight */
+    AT_NET_AVG_POOL2D,        /* nn.avg_pool2d: attrs.count_include_pad, attrs.ceil_mode */
+    AT_NET_PAD,               /* nn.pad by attrs.pad_nd in attrs.pad_mode (constant: attrs.alpha); negative pads crop */
+    AT_NET_REDUCE_MEAN,       /* mean over the axes of attrs.axes, each kept as an extent of 1 */
+    AT_NET_TRANSPOSE,         /* transpose: output axis k is input axis attrs.perm[k] */
     AT_NET_OP_COUNT
 } at_net_op;
 
@@ -63,6 +69,19 @@ typedef enum at_net_act {
 /* Name of an activation ("clip", "sigmoid", ...); AT_ASSERT a valid one. */
 const char *at_net_act_name(at_net_act act);
 
+/* The operations of AT_NET_BINARY nodes. */
+typedef enum at_net_bin {
+    AT_NET_BIN_ADD = 0, AT_NET_BIN_SUB, AT_NET_BIN_MUL, AT_NET_BIN_DIV, AT_NET_BIN_COUNT
+} at_net_bin;
+
+/* How AT_NET_PAD fills (ONNX Pad's modes). */
+typedef enum at_net_pad_mode {
+    AT_NET_PAD_CONSTANT = 0, /* attrs.alpha */
+    AT_NET_PAD_EDGE,         /* the nearest input element */
+    AT_NET_PAD_REFLECT,      /* mirrored without repeating the edge (pads smaller than the extent) */
+    AT_NET_PAD_MODE_COUNT
+} at_net_pad_mode;
+
 /* Attributes of a node; zero fields take the defaults noted (relay's). */
 typedef struct at_net_attrs {
     int64_t channels;    /* conv2d output channels, dense units */
@@ -75,8 +94,16 @@ typedef struct at_net_attrs {
     bool    no_scale;    /* batch_norm scale=False: gamma is not applied */
     at_net_act act;      /* activation: the function */
     double  alpha, beta; /* activation: its parameters (at_net_act) */
-    int64_t to_shape[4]; /* reshape: the new shape, to_ndim (2 or 4) extents */
+    int64_t to_shape[4]; /* reshape, constant: the new shape, to_ndim (2 or 4) extents */
     size_t  to_ndim;
+    at_net_bin bin;          /* binary: the operation */
+    bool    ceil_mode;       /* max/avg_pool2d: extents rounded up; a window starting past the padded input is dropped */
+    bool    count_include_pad; /* avg_pool2d: padded positions (not those ceil_mode adds) count in the divisor */
+    int64_t axis;            /* concatenate: 0 -> 1 (relay's channel concat); negative counts from the end */
+    int64_t pad_nd[8];       /* pad: before axes 0..ndim-1 in [0..4), after them in [4..8) */
+    at_net_pad_mode pad_mode;
+    int64_t perm[4];         /* transpose: a permutation of 0..ndim-1 */
+    unsigned axes;           /* reduce_mean: bit k reduces axis k (at least one bit) */
 } at_net_attrs;
 
 /* Element-wise ops fused after an anchor (or a SCALE_SHIFT), applied in field order. */
@@ -101,10 +128,10 @@ typedef struct at_net_node {
     at_net_attrs    attrs;  /* defaults filled in */
     at_net_epilogue epi;    /* fused graphs: conv2d, dense, scale_shift */
     /* Parameters (NULL when the network was built without them), owned by the node:
-     * weight  conv2d [channels, C_in / groups, KH, KW], dense [units, K];
+     * weight  conv2d [channels, C_in / groups, KH, KW], dense [units, K], constant [its shape];
      * bias    [channels] for bias_add, and for conv2d / dense when epi.bias;
      * gamma, beta, mean, var  batch_norm [C] (gamma unused when attrs.no_scale);
-     * scale, shift            scale_shift [C]. */
+     * scale, shift            scale_shift [C] (unfused graphs may hold it: a per-channel Mul / Div). */
     float *weight, *bias, *gamma, *beta, *mean, *var, *scale, *shift;
 } at_net_node;
 
@@ -124,8 +151,8 @@ void at_net_free(at_net *net);
 /* Appends a node of op with inputs[0..n_inputs) (earlier nodes) and attrs (NULL: all defaults),
  * computes its shape and, when the network has parameters, creates them. *out (may be NULL) =
  * its index. AT_EINVAL (wrong input count or rank, shapes that do not fit, an output extent < 1,
- * a group count other than 1 or the channels, AT_NET_INPUT / AT_NET_SCALE_SHIFT, which only
- * at_net_new / at_net_fuse create), AT_ENOMEM. The network is unchanged on failure. */
+ * a group count other than 1 or the channels, AT_NET_INPUT, which only at_net_new creates),
+ * AT_ENOMEM. A scale_shift appended to an unfused graph gets scale 1, shift 0 (no draw) and no relu. The network is unchanged on failure. */
 at_status at_net_append(at_net *net, at_net_op op, const char *name, const size_t *inputs, size_t n_inputs,
                         const at_net_attrs *attrs, size_t *out);
 

@@ -26,25 +26,67 @@ static at_status need_const(ox *o, const ox_value *v, const char *what)
     return v->is_const ? AT_OK : UNSUP("%s '%s' must be a constant (an initializer)", what, v->name);
 }
 
-/* Per-channel values of constant c for a runtime value of rank `rank` (channel axis 1): c
- * holds one value, or dims that are 1 except axis 1 (aligned to the right, numpy broadcasting).
- * *vals at_malloc'ed, C values. */
-static at_status channel_values(ox *o, const ox_value *c, size_t rank, int64_t channels, float **vals)
+/* Constant c broadcasts per channel over a runtime value of rank `rank` (channel axis 1): it
+ * holds one value, or dims that are 1 except axis 1 (aligned to the right, numpy broadcasting). */
+static bool is_per_channel(const ox_value *c, size_t rank, int64_t channels)
 {
-    *vals = NULL;
-    bool ok = c->rank <= rank;
-    int64_t per = 1;
-    for (size_t d = 0; ok && d < c->rank; d++) {
+    if (c->rank > rank || rank < 2) return false;
+    for (size_t d = 0; d < c->rank; d++) {
         size_t axis = rank - c->rank + d;
-        if (c->dims[d] != 1 && !(axis == 1 && c->dims[d] == channels)) ok = false;
-        if (axis == 1) per = c->dims[d];
+        if (c->dims[d] != 1 && !(axis == 1 && c->dims[d] == channels)) return false;
     }
-    if (!ok) return UNSUP("constant '%s' broadcasts other than per channel (axis 1)", c->name);
+    return true;
+}
+
+/* The per-channel values of such a constant; *vals at_malloc'ed, C values. */
+static at_status channel_values(const ox_value *c, int64_t channels, float **vals)
+{
     float *v = at_net_floats(channels);
     if (!v) return AT_OOM();
-    for (int64_t k = 0; k < channels; k++) v[k] = (float)ox_cf(c, per == 1 ? 0 : k);
+    for (int64_t k = 0; k < channels; k++) v[k] = (float)ox_cf(c, c->numel == 1 ? 0 : k);
     *vals = v;
     return AT_OK;
+}
+
+/* The graph shape (ndim extents) of v's ONNX dims aligned right to rank `to` (numpy
+ * broadcasting), then padded on the right with 1s (ONNX axis k is graph axis k). */
+static void graph_shape(const ox_value *v, size_t to, int64_t shape[4])
+{
+    for (size_t d = 0; d < 4; d++) shape[d] = 1;
+    for (size_t d = 0; d < v->rank; d++) shape[to - v->rank + d] = v->dims[d];
+}
+
+/* The graph rank for values of ONNX rank `rank`: 2 when every runtime one is a 2-D node. */
+static size_t graph_ndim(ox *o, const ox_value *const *vs, size_t n, size_t rank)
+{
+    for (size_t k = 0; k < n; k++)
+        if (rank > 2 || (!vs[k]->is_const && at_net_node_at(o->net, vs[k]->node)->ndim != 2)) return 4;
+    return 2;
+}
+
+/* Value v as a graph node of exactly ndim extents shape[] (its element count): a runtime
+ * value's node, through a reshape (an alias) when its shape differs; a constant as a constant
+ * node. */
+static at_status as_node(ox *o, const ox_value *v, size_t ndim, const int64_t *shape, size_t *node)
+{
+    at_net_attrs a = {.to_ndim = ndim};
+    memcpy(a.to_shape, shape, ndim * sizeof *shape);
+    if (!v->is_const) {
+        const at_net_node *n = at_net_node_at(o->net, v->node);
+        if (n->ndim == ndim && !memcmp(n->shape, shape, ndim * sizeof *shape)) {
+            *node = v->node;
+            return AT_OK;
+        }
+        return ox_append(o, AT_NET_RESHAPE, "aligned", &v->node, 1, &a, node);
+    }
+    float *f = at_net_floats(v->numel);
+    if (!f) return AT_OOM();
+    for (int64_t k = 0; k < v->numel; k++) f[k] = (float)ox_cf(v, k);
+    size_t none = 0;
+    at_status st = ox_append(o, AT_NET_CONSTANT, "const", &none, 0, &a, node);
+    if (st == AT_OK) st = at_net_set_param(o->net, *node, AT_NET_WEIGHT, f);
+    at_free(f);
+    return st;
 }
 
 /* ---- element-wise ------------------------------------------------------------------------- */
@@ -114,10 +156,26 @@ static at_status op_identity(ox *o)
     return ox_out_alias(o, 0, x);
 }
 
-/* Add, Sub, Mul, Div. Two runtime tensors of one shape: add. A runtime tensor and a per-channel
- * (or scalar) constant: bias_add (Add, Sub) or a batch_norm of unit variance whose gamma is the
- * factor (Mul, Div), which fusion folds into the conv before it as TVM's FoldScaleAxis does.
- * Two constants: folded. */
+/* x op c by a per-channel (or scalar) constant c: bias_add (Add, Sub) or scale_shift (Mul,
+ * Div), which fusion folds into the conv before it as TVM's FoldScaleAxis does. */
+static at_status channel_binary(ox *o, char kind, const ox_value *x, const ox_value *c)
+{
+    int64_t ch = x->dims[1];
+    float *v;
+    AT_TRY(channel_values(c, ch, &v));
+    for (int64_t k = 0; k < ch; k++) v[k] = kind == '-' ? -v[k] : kind == '/' ? (float)(1.0 / v[k]) : v[k];
+    bool add = kind == '+' || kind == '-';
+    size_t node;
+    at_status st = ox_append(o, add ? AT_NET_BIAS_ADD : AT_NET_SCALE_SHIFT, NULL, &x->node, 1, NULL, &node);
+    if (st == AT_OK) st = at_net_set_param(o->net, node, add ? AT_NET_BIAS : AT_NET_SCALE, v);
+    at_free(v);
+    AT_TRY(st);
+    return ox_out_node(o, 0, node, x->rank, x->dims);
+}
+
+/* Add, Sub, Mul, Div. Two constants: folded. Two runtime tensors of one shape added: add (which
+ * fuses into a conv as its residual). A runtime tensor and a per-channel constant after it:
+ * channel_binary. Anything else: a broadcasting binary node, constants as constant nodes. */
 static at_status binary(ox *o, char kind)
 {
     IN(0, a);
@@ -140,43 +198,34 @@ static at_status binary(ox *o, char kind)
         }
         return ox_out_const(o, 0, big->rank, big->dims, f, iv);
     }
-    if (!a->is_const && !b->is_const) {
-        if (kind != '+') return UNSUP("%s of two runtime tensors (only Add is computed)", kind == '-' ? "Sub" : kind == '*' ? "Mul" : "Div");
-        if (a->rank != b->rank || memcmp(a->dims, b->dims, a->rank * sizeof *a->dims))
-            return UNSUP("Add of runtime tensors of different shapes (broadcasting between runtime tensors)");
+    bool same = a->rank == b->rank && !memcmp(a->dims, b->dims, a->rank * sizeof *a->dims);
+    if (!a->is_const && !b->is_const && kind == '+' && same &&
+        at_net_node_at(o->net, a->node)->ndim == at_net_node_at(o->net, b->node)->ndim) {
         size_t node, ins[2] = {a->node, b->node};
         AT_TRY(ox_append(o, AT_NET_ADD, NULL, ins, 2, NULL, &node));
         return ox_out_node(o, 0, node, a->rank, a->dims);
     }
-    const ox_value *x = a->is_const ? b : a, *c = a->is_const ? a : b;
-    if (a->is_const && (kind == '-' || kind == '/')) return UNSUP("a constant minus/over a runtime tensor");
-    if (x->rank < 2) return UNSUP("broadcast on a tensor of rank %zu", x->rank);
-    int64_t ch = x->dims[1];
-    float *v;
-    AT_TRY(channel_values(o, c, x->rank, ch, &v));
-    size_t node;
-    at_status st;
-    if (kind == '+' || kind == '-') {
-        for (int64_t k = 0; kind == '-' && k < ch; k++) v[k] = -v[k];
-        st = ox_append(o, AT_NET_BIAS_ADD, NULL, &x->node, 1, NULL, &node);
-        if (st == AT_OK) st = at_net_set_param(o->net, node, AT_NET_BIAS, v);
-    } else {
-        for (int64_t k = 0; kind == '/' && k < ch; k++) v[k] = (float)(1.0 / v[k]);
-        at_net_attrs at = {.eps = 1e-300};
-        st = ox_append(o, AT_NET_BATCH_NORM, NULL, &x->node, 1, &at, &node);
-        float *zero = st == AT_OK ? at_calloc((size_t)ch, sizeof *zero) : NULL, *one = st == AT_OK ? at_net_floats(ch) : NULL;
-        if (st == AT_OK && (!zero || !one)) st = AT_OOM();
-        for (int64_t k = 0; st == AT_OK && k < ch; k++) one[k] = 1;
-        if (st == AT_OK) st = at_net_set_param(o->net, node, AT_NET_GAMMA, v);
-        if (st == AT_OK) st = at_net_set_param(o->net, node, AT_NET_BETA, zero);
-        if (st == AT_OK) st = at_net_set_param(o->net, node, AT_NET_MEAN, zero);
-        if (st == AT_OK) st = at_net_set_param(o->net, node, AT_NET_VAR, one);
-        at_free(zero);
-        at_free(one);
+    if (b->is_const && a->rank >= 2 && is_per_channel(b, a->rank, a->dims[1])) return channel_binary(o, kind, a, b);
+    if (a->is_const && b->rank >= 2 && (kind == '+' || kind == '*') && is_per_channel(a, b->rank, b->dims[1]))
+        return channel_binary(o, kind, b, a);
+    size_t r = a->rank > b->rank ? a->rank : b->rank;
+    if (r > 4) return UNSUP("a broadcast of rank %zu (at most 4)", r);
+    int64_t sa[4], sb[4], dims[4];
+    graph_shape(a, r, sa);
+    graph_shape(b, r, sb);
+    for (size_t d = 0; d < r; d++) {
+        if (sa[d] != sb[d] && sa[d] != 1 && sb[d] != 1)
+            return ox_fail(o, AT_EINVAL, "shapes of '%s' and '%s' do not broadcast (axis %zu: %" PRId64 " vs %" PRId64 ")",
+                           a->name, b->name, d, sa[d], sb[d]);
+        dims[d] = sa[d] > sb[d] ? sa[d] : sb[d];
     }
-    at_free(v);
-    AT_TRY(st);
-    return ox_out_node(o, 0, node, x->rank, x->dims);
+    const ox_value *vs[2] = {a, b};
+    size_t nd = graph_ndim(o, vs, 2, r), ins[2], node;
+    AT_TRY(as_node(o, a, nd, sa, &ins[0]));
+    AT_TRY(as_node(o, b, nd, sb, &ins[1]));
+    at_net_attrs at = {.bin = kind == '+' ? AT_NET_BIN_ADD : kind == '-' ? AT_NET_BIN_SUB : kind == '*' ? AT_NET_BIN_MUL : AT_NET_BIN_DIV};
+    AT_TRY(ox_append(o, AT_NET_BINARY, NULL, ins, 2, &at, &node));
+    return ox_out_node(o, 0, node, r, dims);
 }
 
 static at_status op_add(ox *o) { return binary(o, '+'); }
@@ -295,7 +344,8 @@ static at_status op_conv(ox *o)
     return ox_out_node(o, 0, node, 4, n->shape);
 }
 
-static at_status op_max_pool(ox *o)
+/* MaxPool, AveragePool. */
+static at_status pool(ox *o, at_net_op op)
 {
     IN(0, x);
     AT_TRY(need_runtime(o, x));
@@ -303,19 +353,22 @@ static at_status op_max_pool(ox *o)
     if (o->cur->n_output > 1 && o->cur->output[1][0]) return UNSUP("the Indices output");
     const int64_t *ks;
     if (ox_attr_ints(o, "kernel_shape", &ks) != 2) return UNSUP("kernel_shape must give 2 dims");
-    at_net_attrs a = {0};
+    at_net_attrs a = {.ceil_mode = ox_attr_i(o, "ceil_mode", 0) != 0, .count_include_pad = ox_attr_i(o, "count_include_pad", 0) != 0};
     AT_TRY(window(o, x->dims + 2, ks, &a));
     if (a.dilation[0] != 1 || a.dilation[1] != 1) return UNSUP("dilations other than 1");
-    if (ox_attr_i(o, "ceil_mode", 0)) {
-        /* ceil mode only differs when a last window would start inside the padding-extended input */
-        for (int d = 0; d < 2; d++) {
-            int64_t span = x->dims[2 + d] + a.pad[d] + a.pad[d + 2] - ks[d];
-            if (span % a.stride[d]) return UNSUP("ceil_mode 1 where it changes the output size");
-        }
-    }
     size_t node;
-    AT_TRY(ox_append(o, AT_NET_MAX_POOL2D, NULL, &x->node, 1, &a, &node));
+    AT_TRY(ox_append(o, op, NULL, &x->node, 1, &a, &node));
     return ox_out_node(o, 0, node, 4, at_net_node_at(o->net, node)->shape);
+}
+
+static at_status op_max_pool(ox *o)
+{
+    return pool(o, AT_NET_MAX_POOL2D);
+}
+
+static at_status op_avg_pool(ox *o)
+{
+    return pool(o, AT_NET_AVG_POOL2D);
 }
 
 static at_status op_global_avg_pool(ox *o)
@@ -329,6 +382,29 @@ static at_status op_global_avg_pool(ox *o)
 }
 
 /* ---- dense: Gemm, MatMul ------------------------------------------------------------------ */
+
+/* Output 0 = dense node `node` (dims [M, N]) + beta * C for a C broadcasting other than per
+ * unit: a binary add with C as a constant node. */
+static at_status matrix_bias(ox *o, size_t node, const int64_t dims[2], const ox_value *c, double beta)
+{
+    if (c->rank > 2) return ox_fail(o, AT_EINVAL, "C of rank %zu", c->rank);
+    int64_t shape[4];
+    graph_shape(c, 2, shape);
+    for (size_t d = 0; d < 2; d++)
+        if (shape[d] != 1 && shape[d] != dims[d]) return ox_fail(o, AT_EINVAL, "C does not broadcast to [%" PRId64 ", %" PRId64 "]", dims[0], dims[1]);
+    ox_value scaled = *c;
+    scaled.i = NULL;
+    scaled.f = at_net_floats(c->numel);
+    if (!scaled.f) return AT_OOM();
+    for (int64_t k = 0; k < c->numel; k++) scaled.f[k] = (float)(beta * ox_cf(c, k));
+    size_t ins[2] = {node, 0}, out;
+    at_status st = as_node(o, &scaled, 2, shape, &ins[1]);
+    at_free(scaled.f);
+    AT_TRY(st);
+    at_net_attrs a = {.bin = AT_NET_BIN_ADD};
+    AT_TRY(ox_append(o, AT_NET_BINARY, "C", ins, 2, &a, &out));
+    return ox_out_node(o, 0, out, 2, dims);
+}
 
 /* y = x @ op(w) * alpha + bias * beta as dense (weight [units, K]) + bias_add. */
 static at_status dense(ox *o, const ox_value *x, const ox_value *w, bool trans_w, double alpha, const ox_value *bias, double beta)
@@ -349,10 +425,11 @@ static at_status dense(ox *o, const ox_value *x, const ox_value *w, bool trans_w
     if (st == AT_OK) st = at_net_set_param(o->net, node, AT_NET_WEIGHT, wt);
     at_free(wt);
     AT_TRY(st);
+    int64_t dims[2] = {x->dims[0], units};
     if (bias && beta != 0) {
         AT_TRY(need_const(o, bias, "C"));
         bool vec = bias->numel == units && (bias->rank == 1 || (bias->rank == 2 && bias->dims[0] == 1));
-        if (!vec && bias->numel != 1) return UNSUP("C of shape other than [N], [1, N] or a scalar");
+        if (!vec && bias->numel != 1) return matrix_bias(o, node, dims, bias, beta);
         float *b = at_net_floats(units);
         if (!b) return AT_OOM();
         for (int64_t u = 0; u < units; u++) b[u] = (float)(beta * ox_cf(bias, vec ? u : 0));
@@ -363,7 +440,6 @@ static at_status dense(ox *o, const ox_value *x, const ox_value *w, bool trans_w
         AT_TRY(st);
         node = bn;
     }
-    int64_t dims[2] = {x->dims[0], units};
     return ox_out_node(o, 0, node, 2, dims);
 }
 
@@ -374,7 +450,18 @@ static at_status op_gemm(ox *o)
     const ox_value *w = ox_in(o, 1, &st), *c = NULL;
     if (!w) return st;
     if (ox_has_in(o, 2) && !(c = ox_in(o, 2, &st))) return st;
-    if (ox_attr_i(o, "transA", 0)) return UNSUP("transA 1");
+    ox_value xt;
+    if (ox_attr_i(o, "transA", 0)) {
+        /* A transposed by a transpose node (dense takes [M, K]) */
+        AT_TRY(need_runtime(o, x));
+        if (x->rank != 2) return UNSUP("only 2-D operands are supported");
+        at_net_attrs a = {.perm = {1, 0, 2, 3}};
+        xt = *x;
+        xt.dims[0] = x->dims[1];
+        xt.dims[1] = x->dims[0];
+        AT_TRY(ox_append(o, AT_NET_TRANSPOSE, "transA", &x->node, 1, &a, &xt.node));
+        x = &xt;
+    }
     return dense(o, x, w, ox_attr_i(o, "transB", 0) != 0, ox_attr_f(o, "alpha", 1), c, ox_attr_f(o, "beta", 1));
 }
 
@@ -523,12 +610,11 @@ static at_status op_concat(ox *o)
     size_t n = o->cur->n_input;
     if (n < 1 || n > AT_NET_MAX_INPUTS) return UNSUP("%zu inputs (1 to %d)", n, AT_NET_MAX_INPUTS);
     const ox_value *v[AT_NET_MAX_INPUTS];
-    bool all_const = true, any_const = false;
+    bool all_const = true;
     for (size_t k = 0; k < n; k++) {
         at_status st = AT_OK;
         if (!(v[k] = ox_in(o, k, &st))) return st;
         all_const = all_const && v[k]->is_const;
-        any_const = any_const || v[k]->is_const;
     }
     int64_t axis = ox_attr_i(o, "axis", 0), rank = (int64_t)v[0]->rank;
     if (axis < 0) axis += rank;
@@ -561,11 +647,16 @@ static at_status op_concat(ox *o)
             }
         return ox_out_const(o, 0, (size_t)rank, dims, f, iv);
     }
-    if (any_const) return UNSUP("concatenation of runtime tensors and constants");
-    if (axis != 1) return UNSUP("axis %" PRId64 " (only the channel axis, 1, is computed)", axis);
-    size_t ins[AT_NET_MAX_INPUTS], node;
-    for (size_t k = 0; k < n; k++) ins[k] = v[k]->node;
-    AT_TRY(ox_append(o, AT_NET_CONCAT, NULL, ins, n, NULL, &node));
+    if (rank > 4) return UNSUP("a concatenation of rank %" PRId64 " (at most 4)", rank);
+    size_t nd = graph_ndim(o, v, n, (size_t)rank), ins[AT_NET_MAX_INPUTS], node;
+    for (size_t k = 0; k < n; k++) {
+        int64_t shape[4];
+        graph_shape(v[k], (size_t)rank, shape);
+        AT_TRY(as_node(o, v[k], nd, shape, &ins[k]));
+    }
+    /* the graph's axis counted from the end: 0 would mean its default, the channels */
+    at_net_attrs a = {.axis = axis - (int64_t)nd};
+    AT_TRY(ox_append(o, AT_NET_CONCAT, NULL, ins, n, &a, &node));
     return ox_out_node(o, 0, node, (size_t)rank, dims);
 }
 
@@ -665,13 +756,131 @@ static at_status op_softmax(ox *o)
     return ox_out_node(o, 0, node, x->rank, x->dims);
 }
 
-/* ---- the table ---------------------------------------------------------------------------- */
+/* ---- layout: Pad, Transpose, ReduceMean --------------------------------------------------- */
+
+static at_status op_pad(ox *o)
+{
+    IN(0, x);
+    AT_TRY(need_runtime(o, x));
+    size_t r = x->rank;
+    if (r > 4) return UNSUP("an input of rank %zu (at most 4)", r);
+    int64_t pads[2 * OX_MAX_RANK] = {0};
+    double value = 0;
+    char buf[32];
+    const char *mode = ox_attr_s(o, "mode", "constant", buf, sizeof buf);
+    if (o->opset < 11) {
+        const int64_t *v;
+        if (ox_attr_ints(o, "pads", &v) != 2 * r) return ox_fail(o, AT_EINVAL, "pads must give %zu values", 2 * r);
+        memcpy(pads, v, 2 * r * sizeof *v);
+        value = ox_attr_f(o, "value", 0);
+    } else {
+        at_status st = AT_OK;
+        const ox_value *p = ox_in(o, 1, &st), *c = NULL, *ax = NULL;
+        if (!p) return st;
+        AT_TRY(need_const(o, p, "pads"));
+        if (ox_has_in(o, 2)) {
+            if (!(c = ox_in(o, 2, &st))) return st;
+            AT_TRY(need_const(o, c, "constant_value"));
+            if (c->numel != 1) return ox_fail(o, AT_EINVAL, "constant_value is not a scalar");
+            value = ox_cf(c, 0);
+        }
+        size_t n_axes = r;
+        int64_t axes[OX_MAX_RANK];
+        for (size_t d = 0; d < r; d++) axes[d] = (int64_t)d;
+        if (ox_has_in(o, 3)) {
+            if (!(ax = ox_in(o, 3, &st))) return st;
+            AT_TRY(need_const(o, ax, "axes"));
+            if (ax->numel > (int64_t)r) return ox_fail(o, AT_EINVAL, "%" PRId64 " axes for rank %zu", ax->numel, r);
+            n_axes = (size_t)ax->numel;
+            for (size_t k = 0; k < n_axes; k++) {
+                axes[k] = ox_ci(ax, (int64_t)k);
+                if (axes[k] < 0) axes[k] += (int64_t)r;
+                if (axes[k] < 0 || axes[k] >= (int64_t)r) return ox_fail(o, AT_EINVAL, "axis %" PRId64 " out of range", ox_ci(ax, (int64_t)k));
+            }
+        }
+        if (p->numel != 2 * (int64_t)n_axes) return ox_fail(o, AT_EINVAL, "pads has %" PRId64 " values for %zu axes", p->numel, n_axes);
+        for (size_t k = 0; k < n_axes; k++) {
+            pads[axes[k]] = ox_ci(p, (int64_t)k);
+            pads[r + (size_t)axes[k]] = ox_ci(p, (int64_t)(n_axes + k));
+        }
+    }
+    at_net_attrs a = {.alpha = value};
+    if (!strcmp(mode, "edge")) a.pad_mode = AT_NET_PAD_EDGE;
+    else if (!strcmp(mode, "reflect")) a.pad_mode = AT_NET_PAD_REFLECT;
+    else if (strcmp(mode, "constant")) return UNSUP("mode '%s'", mode);
+    int64_t dims[OX_MAX_RANK];
+    for (size_t d = 0; d < r; d++) {
+        a.pad_nd[d] = pads[d];
+        a.pad_nd[4 + d] = pads[r + d];
+        dims[d] = x->dims[d] + pads[d] + pads[r + d];
+    }
+    size_t node;
+    AT_TRY(ox_append(o, AT_NET_PAD, NULL, &x->node, 1, &a, &node));
+    return ox_out_node(o, 0, node, r, dims);
+}
+
+static at_status op_transpose(ox *o)
+{
+    IN(0, x);
+    AT_TRY(need_runtime(o, x));
+    size_t r = x->rank;
+    if (r > 4) return UNSUP("an input of rank %zu (at most 4)", r);
+    const int64_t *p;
+    size_t n = ox_attr_ints(o, "perm", &p);
+    if (n && n != r) return ox_fail(o, AT_EINVAL, "perm of %zu axes for rank %zu", n, r);
+    /* the graph node's trailing axes (right padding) stay in place */
+    at_net_attrs a = {.perm = {0, 1, 2, 3}};
+    int64_t dims[OX_MAX_RANK];
+    for (size_t d = 0; d < r; d++) {
+        a.perm[d] = n ? p[d] : (int64_t)(r - 1 - d);
+        if (a.perm[d] < 0 || a.perm[d] >= (int64_t)r) return ox_fail(o, AT_EINVAL, "perm value %" PRId64 " out of range", a.perm[d]);
+        dims[d] = x->dims[a.perm[d]];
+    }
+    size_t node;
+    AT_TRY(ox_append(o, AT_NET_TRANSPOSE, NULL, &x->node, 1, &a, &node));
+    return ox_out_node(o, 0, node, r, dims);
+}
+
+static at_status op_reduce_mean(ox *o)
+{
+    IN(0, x);
+    AT_TRY(need_runtime(o, x));
+    size_t r = x->rank, n;
+    if (r > 4) return UNSUP("an input of rank %zu (at most 4)", r);
+    int64_t axes[OX_MAX_RANK];
+    AT_TRY(axes_of(o, axes, &n));
+    bool keep = ox_attr_i(o, "keepdims", 1) != 0;
+    if (n == 0 && ox_attr_i(o, "noop_with_empty_axes", 0)) return ox_out_alias(o, 0, x);
+    unsigned mask = 0;
+    for (size_t k = 0; k < n; k++) {
+        int64_t a = axes[k] < 0 ? axes[k] + (int64_t)r : axes[k];
+        if (a < 0 || a >= (int64_t)r) return ox_fail(o, AT_EINVAL, "axis %" PRId64 " out of range", axes[k]);
+        mask |= 1u << a;
+    }
+    if (n == 0) mask = (1u << r) - 1;
+    at_net_attrs at = {.axes = mask};
+    ox_value red = *x;
+    red.f = NULL;
+    red.i = NULL;
+    for (size_t d = 0; d < r; d++)
+        if (mask >> d & 1) red.dims[d] = 1;
+    AT_TRY(ox_append(o, AT_NET_REDUCE_MEAN, NULL, &x->node, 1, &at, &red.node));
+    if (keep) return ox_out_node(o, 0, red.node, r, red.dims);
+    int64_t dims[OX_MAX_RANK];
+    size_t k = 0;
+    for (size_t d = 0; d < r; d++)
+        if (!(mask >> d & 1)) dims[k++] = x->dims[d];
+    return reshaped(o, &red, k, dims);
+}
+
+/* ---- the table ---- */
 
 static const struct {
     const char   *type;
     ox_convert_fn fn;
 } ops[] = {
     {"Add", op_add},
+    {"AveragePool", op_avg_pool},
     {"BatchNormalization", op_batch_norm},
     {"Clip", op_clip},
     {"Concat", op_concat},
@@ -690,6 +899,8 @@ static const struct {
     {"MatMul", op_matmul},
     {"MaxPool", op_max_pool},
     {"Mul", op_mul},
+    {"Pad", op_pad},
+    {"ReduceMean", op_reduce_mean},
     {"Relu", op_relu},
     {"Reshape", op_reshape},
     {"Shape", op_shape},
@@ -697,6 +908,7 @@ static const struct {
     {"Softmax", op_softmax},
     {"Squeeze", op_squeeze},
     {"Sub", op_sub},
+    {"Transpose", op_transpose},
     {"Unsqueeze", op_unsqueeze},
 };
 

@@ -66,22 +66,30 @@ static void epilogue(const at_net_node *n, float *y, const float *residual)
     }
 }
 
-static void max_pool(const at_net_node *n, const at_net_node *in, const float *x, float *y)
+/* max_pool2d / avg_pool2d; the avg divisor: the window's input elements, or with
+ * count_include_pad its positions inside the padded input (not those ceil_mode adds). */
+static void pool(const at_net_node *n, const at_net_node *in, const float *x, float *y)
 {
     const at_net_attrs *a = &n->attrs;
+    bool avg = n->op == AT_NET_AVG_POOL2D;
     int64_t ih = in->shape[2], iw = in->shape[3], oh = n->shape[2], ow = n->shape[3];
     for (int64_t nc = 0; nc < n->shape[0] * n->shape[1]; nc++)
         for (int64_t h = 0; h < oh; h++)
             for (int64_t w = 0; w < ow; w++) {
-                float m = -FLT_MAX;
+                double m = avg ? 0 : -FLT_MAX, count = 0;
                 for (int64_t kh = 0; kh < a->kernel[0]; kh++)
                     for (int64_t kw = 0; kw < a->kernel[1]; kw++) {
                         int64_t y0 = h * a->stride[0] + kh - a->pad[0], x0 = w * a->stride[1] + kw - a->pad[1];
-                        if (y0 < 0 || y0 >= ih || x0 < 0 || x0 >= iw) continue;
-                        float v = x[(nc * ih + y0) * iw + x0];
-                        if (v > m) m = v;
+                        bool in_padded = y0 >= -a->pad[0] && y0 < ih + a->pad[2] && x0 >= -a->pad[1] && x0 < iw + a->pad[3];
+                        if (y0 < 0 || y0 >= ih || x0 < 0 || x0 >= iw) {
+                            count += a->count_include_pad && in_padded;
+                            continue;
+                        }
+                        double v = x[(nc * ih + y0) * iw + x0];
+                        count += 1;
+                        m = avg ? m + v : v > m ? v : m;
                     }
-                y[(nc * oh + h) * ow + w] = m;
+                y[(nc * oh + h) * ow + w] = (float)(avg ? m / count : m);
             }
 }
 
@@ -144,7 +152,17 @@ static void run_node(const at_net *net, const at_net_node *n, const float *const
         for (int64_t i = 0; i < total; i++) y[i] = (float)((double)x[i] + in[1][i]);
         break;
     case AT_NET_MAX_POOL2D:
-        max_pool(n, n0, x, y);
+    case AT_NET_AVG_POOL2D:
+        pool(n, n0, x, y);
+        break;
+    case AT_NET_BINARY:
+    case AT_NET_PAD:
+    case AT_NET_TRANSPOSE:
+    case AT_NET_REDUCE_MEAN:
+        at_net_tensor_ref(net, n, in, y);
+        break;
+    case AT_NET_CONSTANT:
+        memcpy(y, n->weight, (size_t)total * sizeof *y);
         break;
     case AT_NET_GLOBAL_AVG_POOL2D: {
         int64_t hw = n0->shape[2] * n0->shape[3];
@@ -161,11 +179,13 @@ static void run_node(const at_net *net, const at_net_node *n, const float *const
         memcpy(y, x, (size_t)total * sizeof *y);
         break;
     case AT_NET_CONCAT: {
-        int64_t inner = n->ndim == 4 ? n->shape[2] * n->shape[3] : 1, off = 0;
+        int64_t axis = n->attrs.axis, outer = 1, inner = 1, off = 0;
+        for (int64_t d = 0; d < axis; d++) outer *= n->shape[d];
+        for (size_t d = (size_t)axis + 1; d < n->ndim; d++) inner *= n->shape[d];
         for (size_t k = 0; k < n->n_inputs; k++) {
-            int64_t ck = at_net_node_at(net, n->inputs[k])->shape[1];
-            for (int64_t b = 0; b < n->shape[0]; b++)
-                memcpy(y + (b * n->shape[1] + off) * inner, in[k] + b * ck * inner, (size_t)(ck * inner) * sizeof *y);
+            int64_t ck = at_net_node_at(net, n->inputs[k])->shape[axis];
+            for (int64_t b = 0; b < outer; b++)
+                memcpy(y + (b * n->shape[axis] + off) * inner, in[k] + b * ck * inner, (size_t)(ck * inner) * sizeof *y);
             off += ck;
         }
         break;

@@ -627,7 +627,7 @@ static void bad_networks_and_graphs_should_be_refused(void **state)
     const size_t two[2] = {0, c};
     assert_int_equal(at_net_append(net, AT_NET_ADD, NULL, two, 2, NULL, NULL), AT_EINVAL); /* 4 vs 8 channels */
     assert_int_equal(at_net_append(net, AT_NET_DENSE, NULL, &c, 1, &(at_net_attrs){.channels = 4}, NULL), AT_EINVAL);
-    assert_int_equal(at_net_append(net, AT_NET_SCALE_SHIFT, NULL, &c, 1, NULL, NULL), AT_EINVAL);
+    assert_int_equal(at_net_append(net, AT_NET_INPUT, NULL, &c, 1, NULL, NULL), AT_EINVAL);
     at_net_attrs big = {.channels = 2, .kernel = {9, 9}};
     assert_int_equal(at_net_append(net, AT_NET_CONV2D, NULL, &in, 1, &big, NULL), AT_EINVAL);
     at_net_attrs pool_pad = {.kernel = {2, 2}, .stride = {2, 2}, .pad = {2, 2, 2, 2}};
@@ -651,6 +651,17 @@ static void bad_networks_and_graphs_should_be_refused(void **state)
     assert_int_equal(at_net_append(net, AT_NET_RELU, NULL, &later, 1, NULL, NULL), AT_EINVAL);
     size_t many[AT_NET_MAX_INPUTS + 1] = {0};
     assert_int_equal(at_net_append(net, AT_NET_CONCAT, NULL, many, AT_NET_MAX_INPUTS + 1, NULL, NULL), AT_EINVAL);
+    /* the layout and broadcasting kinds check their attributes against the input's shape */
+    assert_int_equal(at_net_append(net, AT_NET_BINARY, NULL, two, 2, NULL, NULL), AT_EINVAL); /* 4 vs 8 channels */
+    assert_non_null(strstr(at_last_error(), "extents 4 and 8 of axis 1 do not broadcast"));
+    assert_int_equal(at_net_append(net, AT_NET_TRANSPOSE, NULL, &c, 1, &(at_net_attrs){.perm = {0, 0, 1, 2}}, NULL), AT_EINVAL);
+    assert_int_equal(at_net_append(net, AT_NET_REDUCE_MEAN, NULL, &c, 1, NULL, NULL), AT_EINVAL); /* no axes */
+    assert_int_equal(at_net_append(net, AT_NET_REDUCE_MEAN, NULL, &flat, 1, &(at_net_attrs){.axes = 4}, NULL), AT_EINVAL);
+    assert_int_equal(at_net_append(net, AT_NET_CONCAT, NULL, cat_in, 2, &(at_net_attrs){.axis = 5}, NULL), AT_EINVAL);
+    at_net_attrs reflect = {.pad_mode = AT_NET_PAD_REFLECT, .pad_nd = {0, 0, 8, 0, 0, 0, 0, 0}};
+    assert_int_equal(at_net_append(net, AT_NET_PAD, NULL, &c, 1, &reflect, NULL), AT_EINVAL);
+    assert_int_equal(at_net_append(net, AT_NET_CONSTANT, NULL, &c, 1, &(at_net_attrs){.to_ndim = 2, .to_shape = {2, 2}}, NULL),
+                     AT_EINVAL);
     assert_int_equal(at_net_n_nodes(net), 5);
     at_net *bad;
     assert_int_equal(at_net_new("bad", (int64_t[]){1, 0, 8, 8}, false, 0, &bad), AT_EINVAL);

@@ -6,6 +6,7 @@
  * executor -- and runs on the LLVM backend; `evaluate` reads --input and writes --save-output
  * .npy files; bad files fail with one line. */
 #include "tests/support/test_support.h"
+#include "tests/support/test_onnx_support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,183 +21,6 @@
 #include "networks/net.h"
 #include "onnx.pb-c.h"
 #include "tune/network.h"
-
-/* protobuf-c's message structs hold char * even for strings only read when packing: the
- * test points them at literals. */
-#pragma GCC diagnostic ignored "-Wcast-qual"
-
-/* ---- a model builder over protobuf-c's structs (arrays live in static pools) ---- */
-
-enum { MAXN = 64 };
-static Onnx__NodeProto nodes[MAXN], *node_ptrs[MAXN];
-static Onnx__AttributeProto attrs[MAXN * 4], *attr_ptrs[MAXN * 4];
-static Onnx__TensorProto inits[MAXN], *init_ptrs[MAXN];
-static char *ios[MAXN * 8];
-static size_t n_nodes, n_attrs, n_inits, n_ios;
-static float weights[MAXN][512];
-
-static void reset(void)
-{
-    n_nodes = n_attrs = n_inits = n_ios = 0;
-}
-
-static Onnx__AttributeProto *attr_ints(const char *name, size_t n, int64_t *v)
-{
-    Onnx__AttributeProto *a = &attrs[n_attrs];
-    onnx__attribute_proto__init(a);
-    a->name = (char *)name;
-    a->has_type = 1;
-    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
-    a->n_ints = n;
-    a->ints = v;
-    attr_ptrs[n_attrs] = a;
-    n_attrs++;
-    return a;
-}
-
-static Onnx__AttributeProto *attr_int(const char *name, int64_t v)
-{
-    Onnx__AttributeProto *a = &attrs[n_attrs];
-    onnx__attribute_proto__init(a);
-    a->name = (char *)name;
-    a->has_type = 1;
-    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
-    a->has_i = 1;
-    a->i = v;
-    attr_ptrs[n_attrs++] = a;
-    return a;
-}
-
-/* node(op, name, inputs "a,b,c" ("" none), output, with the last n_a attributes made). */
-static char names[MAXN * 8][32];
-static void node(const char *op, const char *name, const char *inputs, const char *out, size_t n_a)
-{
-    Onnx__NodeProto *n = &nodes[n_nodes];
-    onnx__node_proto__init(n);
-    n->op_type = (char *)op;
-    n->name = (char *)name;
-    n->input = &ios[n_ios];
-    for (const char *p = inputs; *p;) {
-        size_t k = strcspn(p, ",");
-        snprintf(names[n_ios], sizeof names[0], "%.*s", (int)k, p);
-        ios[n_ios] = names[n_ios];
-        n_ios++;
-        n->n_input++;
-        p += k + (p[k] == ',');
-    }
-    n->output = &ios[n_ios];
-    ios[n_ios++] = (char *)out;
-    n->n_output = 1;
-    n->n_attribute = n_a;
-    n->attribute = &attr_ptrs[n_attrs - n_a];
-    node_ptrs[n_nodes++] = n;
-}
-
-/* An initializer of float values drawn from seed (or int64 values when ints). */
-static float *init_f(const char *name, size_t rank, const int64_t *dims, uint64_t seed)
-{
-    Onnx__TensorProto *t = &inits[n_inits];
-    onnx__tensor_proto__init(t);
-    t->name = (char *)name;
-    t->n_dims = rank;
-    t->dims = (int64_t *)dims;
-    t->has_data_type = 1;
-    t->data_type = 1;
-    int64_t n = 1;
-    for (size_t d = 0; d < rank; d++) n *= dims[d];
-    at_rng r;
-    at_rng_seed(&r, seed);
-    for (int64_t i = 0; i < n; i++) weights[n_inits][i] = (float)(at_rng_uniform(&r) * 1.2 - 0.4);
-    t->has_raw_data = 1; /* weights as raw_data, as torch.onnx writes them */
-    t->raw_data.len = (size_t)n * sizeof(float);
-    t->raw_data.data = (uint8_t *)weights[n_inits];
-    init_ptrs[n_inits++] = t;
-    return weights[n_inits - 1];
-}
-
-/* An int64 initializer of n values (rank 1), or a scalar (rank 0) when n is 0. */
-static void init_i64(const char *name, size_t n, int64_t *v)
-{
-    Onnx__TensorProto *t = &inits[n_inits];
-    onnx__tensor_proto__init(t);
-    t->name = (char *)name;
-    static int64_t dim[MAXN];
-    dim[n_inits] = (int64_t)n;
-    t->n_dims = n ? 1 : 0;
-    t->dims = &dim[n_inits];
-    t->has_data_type = 1;
-    t->data_type = 7;
-    t->n_int64_data = n ? n : 1; /* typed field, as other exporters write small tensors */
-    t->int64_data = v;
-    init_ptrs[n_inits++] = t;
-}
-
-/* Packs the model (input "x" of dims[4] with a symbolic batch when sym, output "y"). */
-static uint8_t *pack(const int64_t dims[4], bool sym, int64_t opset, size_t *len)
-{
-    static Onnx__TensorShapeProto__Dimension dim[4], *dim_ptrs[4];
-    static Onnx__TensorShapeProto shape;
-    static Onnx__TypeProto__Tensor tt;
-    static Onnx__TypeProto type;
-    static Onnx__ValueInfoProto in, out, *in_ptr, *out_ptr;
-    static Onnx__GraphProto g;
-    static Onnx__OperatorSetIdProto ops, *ops_ptr;
-    static Onnx__ModelProto m;
-    onnx__tensor_shape_proto__init(&shape);
-    for (int d = 0; d < 4; d++) {
-        onnx__tensor_shape_proto__dimension__init(&dim[d]);
-        if (d == 0 && sym) {
-            dim[d].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-            dim[d].dim_param = (char *)"batch";
-        } else {
-            dim[d].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-            dim[d].dim_value = dims[d];
-        }
-        dim_ptrs[d] = &dim[d];
-    }
-    shape.n_dim = 4;
-    shape.dim = dim_ptrs;
-    onnx__type_proto__tensor__init(&tt);
-    tt.has_elem_type = 1;
-    tt.elem_type = 1;
-    tt.shape = &shape;
-    onnx__type_proto__init(&type);
-    type.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-    type.tensor_type = &tt;
-    onnx__value_info_proto__init(&in);
-    in.name = (char *)"x";
-    in.type = &type;
-    onnx__value_info_proto__init(&out);
-    out.name = (char *)"y";
-    in_ptr = &in;
-    out_ptr = &out;
-    onnx__graph_proto__init(&g);
-    g.name = (char *)"g";
-    g.n_node = n_nodes;
-    g.node = node_ptrs;
-    g.n_initializer = n_inits;
-    g.initializer = init_ptrs;
-    g.n_input = 1;
-    g.input = &in_ptr;
-    g.n_output = 1;
-    g.output = &out_ptr;
-    onnx__operator_set_id_proto__init(&ops);
-    ops.domain = (char *)"";
-    ops.has_version = 1;
-    ops.version = opset;
-    ops_ptr = &ops;
-    onnx__model_proto__init(&m);
-    m.has_ir_version = 1;
-    m.ir_version = 8;
-    m.n_opset_import = 1;
-    m.opset_import = &ops_ptr;
-    m.graph = &g;
-    *len = onnx__model_proto__get_packed_size(&m);
-    uint8_t *buf = at_malloc(*len);
-    assert_non_null(buf);
-    onnx__model_proto__pack(&m, buf);
-    return buf;
-}
 
 /* The small CNN; *ref gets the same layers built with at_net_append and the same parameters. */
 static uint8_t *small_cnn(size_t *len, at_net **ref)
@@ -415,6 +239,54 @@ static void evaluate_should_read_input_and_save_output_npy(void **state)
     rmdir(dir);
 }
 
+/* Pad's edge and reflect modes (the official node tests of those take int32 inputs) give numpy's
+ * np.pad values on the reference executor and on the IR interpreter. */
+static void pad_modes_should_give_numpys_values(void **state)
+{
+    (void)state;
+    static const struct { const char *mode; float want[28]; } cases[] = {
+        {"reflect", {5, 4, 3, 4, 5, 4, 3, 2, 1, 0, 1, 2, 1, 0, 5, 4, 3, 4, 5, 4, 3, 2, 1, 0, 1, 2, 1, 0}},
+        {"edge", {0, 0, 0, 1, 2, 2, 2, 0, 0, 0, 1, 2, 2, 2, 3, 3, 3, 4, 5, 5, 5, 3, 3, 3, 4, 5, 5, 5}},
+    };
+    static int64_t pads[8] = {0, 0, 1, 2, 0, 0, 1, 2};
+    const float x[6] = {0, 1, 2, 3, 4, 5};
+    for (size_t c = 0; c < 2; c++) {
+        reset();
+        init_i64("pads", 8, pads);
+        attr_str("mode", cases[c].mode);
+        node("Pad", "pad", "x,pads", "y", 1);
+        size_t len;
+        const int64_t dims[4] = {1, 1, 2, 3};
+        uint8_t *bytes = pack(dims, false, 13, &len);
+        at_net *raw, *net;
+        assert_ok(at_net_onnx_parse(bytes, len, "pad.onnx", NULL, NULL, NULL, &raw));
+        assert_ok(at_net_fuse(raw, &net));
+        size_t out = at_net_output(net);
+        assert_int_equal(at_net_node_numel(at_net_node_at(net, out)), 28);
+        at_net_values *v;
+        assert_ok(at_net_run_reference(net, x, false, &v));
+        assert_memory_equal(at_net_values_get(v, out), cases[c].want, sizeof cases[c].want);
+        at_net_tasks *ts;
+        at_net_plan *plan;
+        at_net_exec *e;
+        assert_ok(at_net_extract(net, AT_NET_TARGET_ARM_CPU, AT_NET_OPS_ALL, &ts));
+        assert_ok(at_net_plan_new(net, ts, at_net_dispatch_fallback, NULL, &plan));
+        assert_ok(at_net_exec_new(net, plan, at_net_interp_backend(), NULL, &e));
+        assert_ok(at_net_exec_set_input(e, x));
+        assert_ok(at_net_exec_run(e, NULL));
+        float got[28];
+        assert_ok(at_net_exec_get(e, out, got));
+        assert_memory_equal(got, cases[c].want, sizeof got);
+        at_net_exec_free(e);
+        at_net_plan_free(plan);
+        at_net_tasks_free(ts);
+        at_net_values_free(v);
+        at_net_free(net);
+        at_net_free(raw);
+        at_free(bytes);
+    }
+}
+
 /* Every prefix of a model and a few non-models fail with AT_EPARSE / one line, never a crash;
  * an unsupported operator names file, node, op type and opset. */
 static void bad_models_should_fail_with_one_line(void **state)
@@ -478,6 +350,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(imported_cnn_should_equal_the_hand_built_graph),
         cmocka_unit_test(evaluate_should_read_input_and_save_output_npy),
+        cmocka_unit_test(pad_modes_should_give_numpys_values),
         cmocka_unit_test(bad_models_should_fail_with_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
