@@ -61,6 +61,8 @@ static const char usage_head[] =
     "  --batch N                 batch size (default 1)\n"
     "  --image-shape C,H,W       input image shape (default 3,224,224)\n"
     "  --input-shape NAME=DIMS   MODEL.onnx: the input's shape (1,3,224,224), filling symbolic dims\n"
+    "  --input FILE.npy          the evaluation's input tensor (float32, C order; default: seeded values)\n"
+    "  --save-output FILE.npy    write the evaluated network's output there\n"
     "  --num-classes N           classifier width (default 1000)\n"
     "  --seed N                  seeds the tuners, the parameters and the input (default 0)\n"
     "  --device SPEC             OpenCL device: index or substring of \"platform / device\"\n"
@@ -228,7 +230,7 @@ int at_cmd_tune(int argc, char **argv)
                *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
                *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
                *priority = NULL, *auth_key = NULL, *threads = NULL, *total_trials = NULL, *per_round = NULL,
-               *epsilon = NULL, *input_shape = NULL;
+               *epsilon = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL;
     char input_name[256];
     int resume = 0, overwrite = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
     const at_cli_opt opts[] = {
@@ -237,6 +239,7 @@ int at_cmd_tune(int argc, char **argv)
         {"log", &log, NULL},               {"resume", NULL, &resume}, {"keep-tmp", NULL, &keep_tmp},
         {"no-transfer", NULL, &no_transfer}, {"ops", &ops, NULL},
         {"batch", &batch, NULL},           {"image-shape", &shape, NULL}, {"input-shape", &input_shape, NULL},
+        {"input", &input, NULL},           {"save-output", &save_output, NULL},
         {"num-classes", &classes, NULL},   {"seed", &seed, NULL},
         {"device", &device, NULL},         {"number", &number, NULL},
         {"repeat", &repeat, NULL},         {"timeout", &timeout, NULL},
@@ -283,6 +286,8 @@ int at_cmd_tune(int argc, char **argv)
     at_tune_eval_opts eo = {.network = pos[0], .no_tophub = no_tophub != 0, .device = device, .cache_dir = cache_dir,
                             .check = true};
     eo.tophub.cache_dir = tophub_dir;
+    eo.input_path = input;
+    eo.save_output = save_output;
     long v;
     if (n_trial) {
         if ((rc = parse_num("n-trial", n_trial, 1, &v))) return rc;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "networks/net.h"
 #include "records/log.h"
 #include "records/record.h"
 
@@ -57,10 +58,20 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     /* a stale tmp log from another run is removed at the start when asked (--overwrite; without
      * it or --resume the run is refused, issue 19) */
     at_test_write_file(tmp, "garbage\n");
+    /* the evaluation that ends tune reads its input from a .npy file and saves its output */
+    char in_npy[4200], tuned_npy[4200], eval_npy[4200];
+    snprintf(in_npy, sizeof in_npy, "%s/in.npy", cli.work);
+    snprintf(tuned_npy, sizeof tuned_npy, "%s/tuned.npy", cli.work);
+    snprintf(eval_npy, sizeof eval_npy, "%s/eval.npy", cli.work);
+    float x[3 * 32 * 32];
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) x[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
+    const int64_t x_dims[4] = {1, 3, 32, 32};
+    assert_ok(at_net_npy_write(in_npy, x, x_dims, 4));
     const char *args[] = {"tune", "resnet-18", "--target", "mali", "--tuner", "random", "--n-trial", "3", "--ops",
                           "dense", "--overwrite", "--image-shape", "3,32,32", "--num-classes", "10", "--seed", "3", "--log", log,
                           "--tophub-dir", tophub, "--cache-dir", cli.cache, "--number", "1", "--repeat", "1",
-                          "--cooldown-ms", "0", "--n-parallel", "2", "--eval-repeat", "3", NULL};
+                          "--cooldown-ms", "0", "--n-parallel", "2", "--eval-repeat", "3", "--input", in_npy,
+                          "--save-output", tuned_npy, NULL};
     assert_int_equal(at_test_cli_run(&cli, args), 0);
     const char *lines[] = {"Extract tasks...\n", "Tuning...\n", "[Task  1/ 1] ", "Progress: (3/3)", " Done.\n",
                            "tophub: mali_v0.06 (528 records)\n", "Compile...\n", "Evaluate inference time cost...\n",
@@ -86,8 +97,20 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     /* evaluate alone: the log's dense record is used, TopHub answers the convs */
     const char *eval[] = {"evaluate", "resnet-18", "--target", "mali", "--log", log, "--image-shape", "3,32,32",
                           "--num-classes", "10", "--seed", "3", "--repeat", "2", "--check", "--tophub-dir", tophub,
-                          "--cache-dir", cli.cache, "--profile", NULL};
+                          "--cache-dir", cli.cache, "--profile", "--input", in_npy, "--save-output", eval_npy, NULL};
     assert_int_equal(at_test_cli_run(&cli, eval), 0);
+    /* the same log, TopHub and input: tune's evaluation and evaluate's give the same output */
+    float *a, *b;
+    int64_t da[8], db[8];
+    size_t ra, rb;
+    assert_ok(at_net_npy_read(tuned_npy, &a, da, &ra));
+    assert_ok(at_net_npy_read(eval_npy, &b, db, &rb));
+    assert_int_equal(ra, 2);
+    assert_int_equal(rb, 2);
+    assert_int_equal(da[0] * da[1], 10);
+    assert_memory_equal(a, b, 10 * sizeof(float));
+    at_free(a);
+    at_free(b);
     assert_non_null(strstr(cli.out, "Mean inference time (std dev): "));
     assert_non_null(strstr(cli.out, "Output check: matches the reference executor"));
     assert_non_null(strstr(cli.err, "dispatch: 1 tuned by the log"));
