@@ -19,6 +19,7 @@
 #include "core/rng.h"
 #include "templates/template.h"
 #include "tests/support/test_support.h"
+#include "tests/support/test_ocl_ctx_support.h"
 #include "tests/unit/test_ocl_programs.h"
 
 static at_ocl_ctx *ctx;
@@ -26,17 +27,7 @@ static at_ocl_ctx *ctx;
 static int group_setup(void **state)
 {
     (void)state;
-    char dir[4096];
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(dir, sizeof dir, "%s/pocl-cache", bin && *bin ? bin : ".");
-    assert_ok(at_ocl_runtime_init(dir));
-    at_ocl_device_info *devs;
-    size_t n, index;
-    assert_ok(at_ocl_devices(&devs, &n));
-    assert_true(n >= 1);
-    assert_ok(at_ocl_device_select(devs, n, getenv("AT_TEST_DEVICE"), &index));
-    at_free(devs);
-    assert_ok(at_ocl_ctx_new(index, &ctx));
+    ctx = at_test_ocl_ctx_open();
     return 0;
 }
 

@@ -3,6 +3,7 @@
  * `autotvm evaluate MODEL.onnx --target mali --check` on a small model that holds the layout
  * and broadcasting node kinds, its --save-output against the reference executor. */
 #include "tests/support/test_support.h"
+#include "tests/support/test_ocl_ctx_support.h"
 #include "tests/support/test_onnx_support.h"
 
 #include <sys/wait.h>
@@ -13,21 +14,11 @@
 #include "tune/ocl_backend.h"
 
 static at_ocl_ctx *ctx;
-static char cache[4096];
 
 static int group_setup(void **state)
 {
     (void)state;
-    const char *bin = getenv("AT_BINARY_DIR");
-    snprintf(cache, sizeof cache, "%s/pocl-cache", bin && *bin ? bin : ".");
-    assert_ok(at_ocl_runtime_init(cache));
-    at_ocl_device_info *devs;
-    size_t n, index;
-    assert_ok(at_ocl_devices(&devs, &n));
-    assert_true(n >= 1);
-    assert_ok(at_ocl_device_select(devs, n, getenv("AT_TEST_DEVICE"), &index));
-    at_free(devs);
-    assert_ok(at_ocl_ctx_new(index, &ctx));
+    ctx = at_test_ocl_ctx_open();
     return 0;
 }
 
@@ -130,7 +121,7 @@ static void evaluate_should_check_an_imported_model_on_opencl(void **state)
     const int64_t xd[4] = {1, 3, 8, 8};
     assert_ok(at_net_npy_write(in, x, xd, 4));
     snprintf(cmd, sizeof cmd, "%s/cli/autotvm evaluate %s --target mali --no-tophub --repeat 1 --check --input %s "
-             "--save-output %s --cache-dir %s 2>&1", getenv("AT_BINARY_DIR"), model, in, out, cache);
+             "--save-output %s --cache-dir %s 2>&1", getenv("AT_BINARY_DIR"), model, in, out, at_test_pocl_cache_dir());
     FILE *pp = popen(cmd, "r");
     assert_non_null(pp);
     char text[8192];
