@@ -94,9 +94,11 @@ set(CPACK_PACKAGE_NAME autotvm)
 set(CPACK_PACKAGE_VENDOR "autotvm-c")
 set(CPACK_PACKAGE_CONTACT "autotvm-c maintainers <autotvm@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "template-based kernel auto-tuner (AutoTVM in C)")
-set(CPACK_PACKAGE_DESCRIPTION "A C11 rebuild of Apache TVM's AutoTVM: tunes OpenCL, LLVM and VTA kernels
-from schedule templates, byte-compatible with TVM's tuning logs and TopHub packs. Ships the
-autotvm command, libautotvm with its headers and pkg-config file, and template plugin support.")
+# lintian: extended description lines of at most 80 characters
+set(CPACK_PACKAGE_DESCRIPTION "A C11 rebuild of Apache TVM's AutoTVM: tunes OpenCL, LLVM and
+VTA kernels from schedule templates, byte-compatible with TVM's tuning
+logs and TopHub packs. Ships the autotvm command, libautotvm with its
+headers and pkg-config file, and template plugin support.")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
