@@ -43,12 +43,6 @@ static at_status define_space(const at_args *args, at_space *s)
     return at_space_other(s, YT, "yt", yts, 6);
 }
 
-static at_status set_other(const at_space *s, at_config **c, size_t knob, int64_t v)
-{
-    at_entity e = {.name = at_space_knob_name(s, knob), .kind = AT_KNOB_OTHER, .val = AT_VAL_OF_INT(v)};
-    return at_space_fallback_set(s, c, knob, &e);
-}
-
 static at_status fallback(const at_args *args, const at_space *s, const at_config *const *refs, size_t n_refs,
                           at_config **c)
 {
@@ -58,9 +52,9 @@ static at_status fallback(const at_args *args, const at_space *s, const at_confi
     int64_t bna = 4;
     while (g.co % bna) bna /= 2;
     static const int64_t t128[2] = {-1, 128}, c8[2] = {-1, 8};
-    AT_TRY(set_other(s, c, TILE_BNB, 4));
-    AT_TRY(set_other(s, c, TILE_BNA, bna));
-    AT_TRY(set_other(s, c, YT, 8));
+    AT_TRY(at_tmpl_fallback_other(s, c, TILE_BNB, 4));
+    AT_TRY(at_tmpl_fallback_other(s, c, TILE_BNA, bna));
+    AT_TRY(at_tmpl_fallback_other(s, c, YT, 8));
     AT_TRY(at_space_fallback_split(s, c, TILE_T1, t128, 2));
     AT_TRY(at_space_fallback_split(s, c, TILE_T2, t128, 2));
     return at_space_fallback_split(s, c, C_UNROLL, c8, 2);

@@ -31,21 +31,15 @@ static at_status define_space(const at_args *args, at_space *s)
     return at_space_split_ex(s, TILE_K, "tile_k", a->k, &(at_split_opts){.num_outputs = 3});
 }
 
-static at_status set_split(const at_space *s, at_config **c, size_t knob, const int64_t *sizes, size_t n)
-{
-    at_entity e = {.name = at_space_knob_name(s, knob), .kind = AT_KNOB_SPLIT, .n = n, .ints = sizes};
-    return at_space_fallback_set(s, c, knob, &e);
-}
-
 static at_status fallback(const at_args *args, const at_space *s, const at_config *const *refs, size_t n_refs,
                           at_config **c)
 {
     (void)refs, (void)n_refs;
     const at_dense_args *a = &args->u.dense;
     static const int64_t tile[4] = {-1, 2, 16, 2}, one[4] = {1, 1, 1, 1}, k8[3] = {-1, 8, 1}, k1[3] = {-1, 1, 1};
-    AT_TRY(set_split(s, c, TILE_X, a->m > 1 ? tile : one, 4));
-    AT_TRY(set_split(s, c, TILE_Y, a->n > 1 ? tile : one, 4));
-    return set_split(s, c, TILE_K, a->k > 8 ? k8 : k1, 3);
+    AT_TRY(at_tmpl_fallback_split(s, c, TILE_X, a->m > 1 ? tile : one, 4));
+    AT_TRY(at_tmpl_fallback_split(s, c, TILE_Y, a->n > 1 ? tile : one, 4));
+    return at_tmpl_fallback_split(s, c, TILE_K, a->k > 8 ? k8 : k1, 3);
 }
 
 /* SplitEntity.apply's extents: parts[1..n) the config's inner sizes, parts[0] the outer extent

@@ -23,9 +23,8 @@ static at_status fallback(const at_args *args, const at_space *s, const at_confi
                           at_config **c)
 {
     (void)refs, (void)n_refs;
-    int64_t sizes[2] = {args->u.dense.k > 64 ? -1 : 1, 64};
-    at_entity e = {.name = at_space_knob_name(s, TILE_K), .kind = AT_KNOB_SPLIT, .n = 2, .ints = sizes};
-    return at_space_fallback_set(s, c, TILE_K, &e);
+    const int64_t sizes[2] = {args->u.dense.k > 64 ? -1 : 1, 64};
+    return at_tmpl_fallback_split(s, c, TILE_K, sizes, 2);
 }
 
 /* The partial sums red[0..n) of the group folded into red[0], as TVM's allreduce lowering for

@@ -29,12 +29,6 @@ static at_status check_no_bias(const at_dense_args *a, const char *name)
     return AT_OK;
 }
 
-static at_status set_split(const at_space *s, at_config **c, size_t knob, const int64_t *sizes, size_t n)
-{
-    at_entity e = {.name = at_space_knob_name(s, knob), .kind = AT_KNOB_SPLIT, .n = n, .ints = sizes};
-    return at_space_fallback_set(s, c, knob, &e);
-}
-
 /* ---- dense_nopack.x86 ------------------------------------------------------------------------ */
 
 enum { NP_TILE_Y, NP_TILE_X, NP_TILE_K, NP_N_KNOBS };
@@ -67,9 +61,9 @@ static at_status nopack_fallback(const at_args *args, const at_space *s, const a
             break;
         }
     const int64_t tk[2] = {a->k / bn, bn}, tx[2] = {a->n, 1}, ty[2] = {1, a->m};
-    AT_TRY(set_split(s, c, NP_TILE_K, tk, 2));
-    AT_TRY(set_split(s, c, NP_TILE_X, tx, 2));
-    return set_split(s, c, NP_TILE_Y, ty, 2);
+    AT_TRY(at_tmpl_fallback_split(s, c, NP_TILE_K, tk, 2));
+    AT_TRY(at_tmpl_fallback_split(s, c, NP_TILE_X, tx, 2));
+    return at_tmpl_fallback_split(s, c, NP_TILE_Y, ty, 2);
 }
 
 static at_status nopack_schedule(const at_args *args, const at_config *c, at_ir_sched *s)
@@ -191,10 +185,10 @@ static at_status pack_fallback(const at_args *args, const at_space *s, const at_
     int64_t mm = a->m / tiley_ii, tiley_oi = outer_inner(mm);
     const int64_t ty[3] = {mm / tiley_oi, tiley_oi, tiley_ii}, tx[3] = {nn / tilex_oi, tilex_oi, tilex_ii};
     const int64_t tk[2] = {a->k, 1}, ti[2] = {a->m / tiley_ii, tiley_ii};
-    AT_TRY(set_split(s, c, P_TILE_Y, ty, 3));
-    AT_TRY(set_split(s, c, P_TILE_X, tx, 3));
-    AT_TRY(set_split(s, c, P_TILE_K, tk, 2));
-    return set_split(s, c, P_TILE_INNER, ti, 2);
+    AT_TRY(at_tmpl_fallback_split(s, c, P_TILE_Y, ty, 3));
+    AT_TRY(at_tmpl_fallback_split(s, c, P_TILE_X, tx, 3));
+    AT_TRY(at_tmpl_fallback_split(s, c, P_TILE_K, tk, 2));
+    return at_tmpl_fallback_split(s, c, P_TILE_INNER, ti, 2);
 }
 
 static at_status pack_schedule(const at_args *args, const at_config *c, at_ir_sched *s)

@@ -183,13 +183,6 @@ static at_status schedule_packed(const at_args *args, const at_config *c, at_ir_
     return build(args, c, s, true);
 }
 
-static at_status set_split(const at_space *s, at_config **c, size_t knob, int64_t outer, int64_t inner)
-{
-    const int64_t sizes[2] = {outer, inner};
-    at_entity e = {.name = at_space_knob_name(s, knob), .kind = AT_KNOB_SPLIT, .n = 2, .ints = sizes};
-    return at_space_fallback_set(s, c, knob, &e);
-}
-
 static at_status fallback(const at_args *args, const at_space *s, const at_config *const *refs, size_t n_refs,
                           at_config **c)
 {
@@ -199,9 +192,9 @@ static at_status fallback(const at_args *args, const at_space *s, const at_confi
     at_op_conv2d_geom(args->op, &args->u.conv2d, &g);
     int64_t oc_bn = at_tmpl_x86_block(g.co, AT_TMPL_X86_SIMD_LANES), ic_bn = at_tmpl_x86_block(g.ci, oc_bn);
     int64_t reg_n = at_tmpl_x86_block(g.ow, 31);
-    AT_TRY(set_split(s, c, TILE_IC, g.ci / ic_bn, ic_bn));
-    AT_TRY(set_split(s, c, TILE_OC, g.co / oc_bn, oc_bn));
-    AT_TRY(set_split(s, c, TILE_OW, g.ow / reg_n, reg_n));
+    AT_TRY(at_tmpl_fallback_split(s, c, TILE_IC, (const int64_t[]){g.ci / ic_bn, ic_bn}, 2));
+    AT_TRY(at_tmpl_fallback_split(s, c, TILE_OC, (const int64_t[]){g.co / oc_bn, oc_bn}, 2));
+    AT_TRY(at_tmpl_fallback_split(s, c, TILE_OW, (const int64_t[]){g.ow / reg_n, reg_n}, 2));
     at_entity e = {.name = at_space_knob_name(s, UNROLL_KW), .kind = AT_KNOB_OTHER, .val = {.kind = AT_VAL_BOOL, .b = false}};
     return at_space_fallback_set(s, c, UNROLL_KW, &e);
 }

@@ -39,8 +39,7 @@ static at_status fallback(const at_args *args, const at_space *s, const at_confi
                           at_config **c)
 {
     AT_TRY(at_tmpl_fallback_reference_log(args, s, refs, n_refs, c));
-    at_entity e = {.name = at_space_knob_name(s, UNROLL_EXPLICIT), .kind = AT_KNOB_OTHER, .val = AT_VAL_OF_INT(0)};
-    return at_space_fallback_set(s, c, UNROLL_EXPLICIT, &e);
+    return at_tmpl_fallback_other(s, c, UNROLL_EXPLICIT, 0);
 }
 
 typedef struct dw {

@@ -135,6 +135,12 @@ at_status at_tmpl_annotate(const at_config *c, size_t knob, size_t n, const int6
 at_status at_tmpl_fallback_reference_log(const at_args *args, const at_space *s, const at_config *const *refs,
                                          size_t n_refs, at_config **c);
 
+/* A cfg.is_fallback branch's assignments on fallback config *c: split knob `knob` set to
+ * sizes[0..n) (cfg["tile_k"] = SplitEntity([-1, 64])), other-option knob `knob` set to integer v.
+ * Statuses as at_space_fallback_set. */
+at_status at_tmpl_fallback_split(const at_space *s, at_config **c, size_t knob, const int64_t *sizes, size_t n);
+at_status at_tmpl_fallback_other(const at_space *s, at_config **c, size_t knob, int64_t v);
+
 /* The vector sizes TVM's Mali schedules accept: 1, 2, 4, 8, 16. */
 extern const int64_t at_tmpl_mali_vec_size[5];
 

@@ -159,6 +159,18 @@ at_status at_tmpl_fallback_reference_log(const at_args *args, const at_space *s,
     return at_space_fallback_with_reference_log(s, c, refs, n_refs);
 }
 
+at_status at_tmpl_fallback_split(const at_space *s, at_config **c, size_t knob, const int64_t *sizes, size_t n)
+{
+    at_entity e = {.name = at_space_knob_name(s, knob), .kind = AT_KNOB_SPLIT, .n = n, .ints = sizes};
+    return at_space_fallback_set(s, c, knob, &e);
+}
+
+at_status at_tmpl_fallback_other(const at_space *s, at_config **c, size_t knob, int64_t v)
+{
+    at_entity e = {.name = at_space_knob_name(s, knob), .kind = AT_KNOB_OTHER, .val = AT_VAL_OF_INT(v)};
+    return at_space_fallback_set(s, c, knob, &e);
+}
+
 const int64_t at_tmpl_mali_vec_size[5] = {1, 2, 4, 8, 16};
 
 at_status at_tmpl_annotate(const at_config *c, size_t knob, size_t n, const int64_t *axis_lens, int64_t max_unroll,
