@@ -251,14 +251,11 @@ int at_cli_records_check_log(const at_rec_log *log)
             /* a pre-0.6 log pairing names and values out of order: valid when its values, read in
              * definition order, give the index it stored */
             at_config *pos = NULL;
-            int64_t pidx = -1;
-            at_status pst = at_space_config_by_position(at_task_space(w->task), r->config, &pos);
-            if (pst == AT_OK && pos)
-                pst = tm->entities_as_given ? at_space_index_of_as_given(at_task_space(w->task), pos, &pidx)
-                                            : at_space_index_of(at_task_space(w->task), pos, &pidx);
-            at_config_free(pos);
+            at_status pst =
+                at_space_config_by_position_checked(at_task_space(w->task), r->config, tm->entities_as_given, &pos, &index);
             if (pst == AT_ENOMEM) ist = pst;
-            if (pst == AT_OK && pidx == at_config_index(r->config)) ist = AT_OK, index = pidx, as_given = true;
+            if (pos) ist = AT_OK, as_given = true;
+            at_config_free(pos);
         }
         if (ist == AT_ENOMEM) {
             st = ist;

@@ -183,3 +183,20 @@ at_status at_space_config_by_position(const at_space *s, const at_config *c, at_
     *out = r;
     return AT_OK;
 }
+
+at_status at_space_config_by_position_checked(const at_space *s, const at_config *c, bool as_given, at_config **out,
+                                              int64_t *index)
+{
+    at_config *pos = NULL;
+    AT_TRY(at_space_config_by_position(s, c, &pos));
+    int64_t idx = -1;
+    at_status st = !pos ? AT_EPARSE : as_given ? at_space_index_of_as_given(s, pos, &idx) : at_space_index_of(s, pos, &idx);
+    if (st == AT_ENOMEM || st != AT_OK || idx != at_config_index(c)) {
+        at_config_free(pos);
+        *out = NULL;
+        return st == AT_ENOMEM ? st : AT_OK;
+    }
+    *out = pos;
+    *index = idx;
+    return AT_OK;
+}

@@ -242,6 +242,12 @@ at_status at_space_config_in_space_order(const at_space *s, const at_config *c, 
  * trusts it only when its index (at_space_index_of[_as_given]) is the one the record stored. */
 at_status at_space_config_by_position(const at_space *s, const at_config *c, at_config **out);
 
+/* That reading checked: *out is c by position only when its index (at_space_index_of, or
+ * at_space_index_of_as_given when as_given) is the one c stored, *index then set; else *out is
+ * NULL. Returns AT_OK or AT_ENOMEM. */
+at_status at_space_config_by_position_checked(const at_space *s, const at_config *c, bool as_given, at_config **out,
+                                              int64_t *index);
+
 /* ---- randomness (explicit rng, no global state) --------------------------------------------- */
 
 /* Says whether an index is excluded (e.g. already visited by a tuner). */

@@ -86,14 +86,13 @@ static at_status ask(at_net_plan *p, const at_net_tasks *tasks, size_t t, at_net
             /* a pre-0.6 log's names paired out of order: its values in definition order, when they
              * give the index it stored */
             at_config *pos = NULL;
-            at_status pst = at_space_config_by_position(at_task_space(task), c.config, &pos);
-            if (pst == AT_OK && pos && index_in_space(task, pos, &index) == AT_OK && index == at_config_index(c.config)) {
+            at_status pst = at_space_config_by_position_checked(at_task_space(task), c.config,
+                                                                at_task_template(task)->entities_as_given, &pos, &index);
+            if (pos) {
                 at_config_free(c.config);
                 c.config = pos;
-                pos = NULL;
                 st = AT_OK;
             }
-            at_config_free(pos);
             if (pst == AT_ENOMEM) st = pst;
         }
         if (st != AT_OK) {
