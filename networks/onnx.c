@@ -415,7 +415,7 @@ static at_status load_graph(ox *o, const Onnx__GraphProto *g, const at_net_opts 
         }
     }
     if (!data) return ox_fail(o, AT_EINVAL, "the graph has no runtime input");
-    size_t rank;
+    size_t rank = 0;
     int64_t dims[4];
     AT_TRY(input_shape(o, data, opts, &rank, dims));
     int64_t shape4[4] = {1, 1, 1, 1};

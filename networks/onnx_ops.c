@@ -161,7 +161,7 @@ static at_status op_identity(ox *o)
 static at_status channel_binary(ox *o, char kind, const ox_value *x, const ox_value *c)
 {
     int64_t ch = x->dims[1];
-    float *v;
+    float *v = NULL;
     AT_TRY(channel_values(c, ch, &v));
     for (int64_t k = 0; k < ch; k++) v[k] = kind == '-' ? -v[k] : kind == '/' ? (float)(1.0 / v[k]) : v[k];
     bool add = kind == '+' || kind == '-';
