@@ -159,7 +159,7 @@ at_status at_net_plan_new(const at_net *net, const at_net_tasks *tasks, at_net_d
 
 /* ---- executor --------------------------------------------------------------------------------- */
 
-enum { MAX_ARGS = AT_NET_MAX_INPUTS + 4, MAX_BUFS = 32 };
+enum { MAX_ARGS = AT_NET_MAX_INPUTS + 4, MAX_BUFS = MAX_ARGS + 28 };
 
 /* What a prepared program computes, so nodes that need the same program share it: an anchor's
  * (task, config) -- one config per task in a plan -- or an affine program's parameters. */

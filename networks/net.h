@@ -116,7 +116,7 @@ typedef struct at_net_epilogue {
     bool residual_first;
 } at_net_epilogue;
 
-#define AT_NET_MAX_INPUTS 8
+#define AT_NET_MAX_INPUTS 64
 
 typedef struct at_net_node {
     at_net_op       op;
