@@ -11,8 +11,13 @@ static void epi_params(at_ir_sched *s, void *ctx)
     if (e->a.residual) e->residual = at_ir_param(s, "epilogue_residual", AT_IR_F32, e->a.total, AT_IR_INPUT);
 }
 
-static const at_ir_expr *channel_of(at_ir_sched *s, const at_net_affine *a, const at_ir_expr *i)
+const at_ir_expr *at_net_affine_channel(at_ir_sched *s, const at_net_affine *a, const at_ir_expr *i)
 {
+    if (a->block > 1) {
+        const at_ir_expr *blk = at_ir_mod(s, at_ir_div(s, i, at_ir_i32(s, a->inner * a->block)),
+                                          at_ir_i32(s, a->channels / a->block));
+        return at_ir_add(s, at_ir_mul(s, blk, at_ir_i32(s, a->block)), at_ir_mod(s, i, at_ir_i32(s, a->block)));
+    }
     if (a->inner > 1) i = at_ir_div(s, i, at_ir_i32(s, a->inner));
     return at_ir_mod(s, i, at_ir_i32(s, a->channels));
 }
@@ -25,11 +30,11 @@ static const at_ir_expr *epi_apply(at_ir_sched *s, void *ctx, const at_ir_expr *
     if (e->shift) {
         const at_ir_expr *b;
         if (lanes == 1) {
-            b = at_ir_load(s, e->shift, channel_of(s, &e->a, index), 1);
+            b = at_ir_load(s, e->shift, at_net_affine_channel(s, &e->a, index), 1);
         } else {
             const at_ir_expr *lane[AT_IR_MAX_LANES];
             for (int l = 0; l < lanes; l++)
-                lane[l] = at_ir_load(s, e->shift, channel_of(s, &e->a, at_ir_add(s, index, at_ir_i32(s, l))), 1);
+                lane[l] = at_ir_load(s, e->shift, at_net_affine_channel(s, &e->a, at_ir_add(s, index, at_ir_i32(s, l))), 1);
             b = at_ir_vector(s, lane, (size_t)lanes);
         }
         v = at_ir_add(s, v, b);

@@ -178,6 +178,13 @@ typedef struct prepared {
     bool                 has_prepare; /* a kernel is a preparation kernel (weight packing) */
 } prepared;
 
+/* A node's buffer in another layout than its own, made once and shared by every reader. */
+typedef struct layout_copy {
+    size_t  node;
+    int64_t blk;
+    void   *buf;
+} layout_copy;
+
 /* One launch: the program and every buffer it takes -- the signature's (borrowed from the nodes
  * and parameters) then its temporaries (owned: per launch site, so packed weights persist). */
 typedef struct step {
@@ -198,7 +205,10 @@ struct at_net_exec {
     void                  **params;   /* uploaded parameter buffers */
     size_t                  n_params, cap_params;
     void                   *scratch;
-    void                   *pack_in, *pack_out; /* NCHW[x]c input and output of a packed anchor */
+    int64_t                *blk;      /* per node: its buffer's layout, NCHW (1) or NCHW[blk]c */
+    layout_copy            *copies;   /* converted copies of node buffers, one per (node, block) */
+    size_t                  n_copies, cap_copies;
+    size_t                  cap_steps; /* of steps and progs */
     prepared               *progs;
     size_t                  n_progs;
     step                   *steps;
@@ -221,8 +231,9 @@ void at_net_exec_free(at_net_exec *e)
         if (e->owns[i] && e->node_buf[i]) e->be->buf_free(e->ctx, e->node_buf[i]);
     for (size_t i = 0; i < e->n_params; i++) e->be->buf_free(e->ctx, e->params[i]);
     if (e->scratch) e->be->buf_free(e->ctx, e->scratch);
-    if (e->pack_in) e->be->buf_free(e->ctx, e->pack_in);
-    if (e->pack_out) e->be->buf_free(e->ctx, e->pack_out);
+    for (size_t i = 0; i < e->n_copies; i++) e->be->buf_free(e->ctx, e->copies[i].buf);
+    at_free(e->copies);
+    at_free(e->blk);
     at_free(e->progs);
     at_free(e->steps);
     at_free(e->node_buf);
@@ -242,12 +253,18 @@ size_t at_net_exec_n_prepared(const at_net_exec *e)
     return e->n_progs;
 }
 
+size_t at_net_exec_n_layout_copies(const at_net_exec *e)
+{
+    return e->n_copies;
+}
+
 static bool key_equal(const prog_key *a, const prog_key *b)
 {
     if (a->kind != b->kind || a->kind == PROG_OTHER) return false;
     if (a->kind == PROG_TASK && a->task != b->task) return false;
     const at_net_affine *x = &a->affine, *y = &b->affine;
-    return x->total == y->total && x->channels == y->channels && x->inner == y->inner && x->scale == y->scale &&
+    return x->total == y->total && x->channels == y->channels && x->inner == y->inner && x->block == y->block &&
+           x->scale == y->scale &&
            x->shift == y->shift && x->residual == y->residual && x->relu == y->relu;
 }
 
@@ -263,6 +280,7 @@ static prepared *cached(at_net_exec *e, const prog_key *key)
 static at_status push_step(at_net_exec *e, prepared *q, void *const *args, size_t n_args)
 {
     const at_ir_program *p = q->p;
+    AT_ASSERT(e->n_steps < e->cap_steps);
     AT_ASSERT(n_args <= MAX_ARGS && n_args == at_ir_program_n_params(p) && p->n_bufs <= MAX_BUFS);
     step *s = &e->steps[e->n_steps++];
     memset(s, 0, sizeof *s);
@@ -280,6 +298,7 @@ static at_status push_step(at_net_exec *e, prepared *q, void *const *args, size_
  * appends a launch of it. */
 static at_status add_step(at_net_exec *e, const prog_key *key, const at_ir_program *p, void *const *args, size_t n_args)
 {
+    AT_ASSERT(e->n_progs < e->cap_steps);
     prepared *q = &e->progs[e->n_progs];
     memset(q, 0, sizeof *q);
     q->key = *key;
@@ -357,48 +376,132 @@ static bool has_epilogue(const at_net_node *n)
     return n->epi.bias || n->epi.residual || n->epi.relu;
 }
 
-/* A template with an NCHW[x]c form (TVM's x86 conv2d after alter_op_layout): the input packed
- * to the config's ic_bn blocks, the packed program (its kernel_vec packed once, like every
- * preparation kernel), then the output unpacked to NCHW with the epilogue fused into that
- * store. Element-wise ops stay NCHW, so each anchor carries its own two layout transforms. */
+/* ---- layouts: TVM's alter_op_layout for the NCHW[x]c anchors ------------------------------------
+ * A packed anchor (TVM's x86 conv2d) reads NCHW[ic_bn]c and writes NCHW[oc_bn]c. The per-channel
+ * element-wise nodes after it (batch norm, scale-shift, bias add, relu, add, dropout) keep their
+ * first input's layout, so a conv, its pre-activation and the next conv share one layout and no
+ * transform runs between them when the block sizes agree. Every other node reads NCHW. A reader
+ * wanting another layout than its producer's gets a converted copy, made once per (node, block). */
+
+static bool keeps_layout(const at_net_node *n)
+{
+    at_net_op op = n->op;
+    bool per_channel = op == AT_NET_BATCH_NORM || op == AT_NET_SCALE_SHIFT || op == AT_NET_BIAS_ADD || op == AT_NET_RELU ||
+                       op == AT_NET_ADD || op == AT_NET_DROPOUT;
+    return per_channel && n->ndim == 4;
+}
+
+/* The packed anchor's (ic_bn, oc_bn), or false for a node that is none. */
+static bool packed_blocks(const at_net_exec *e, size_t i, int64_t *ic_bn, int64_t *oc_bn)
+{
+    const at_net_node *n = at_net_node_at(e->net, i);
+    at_net_pick pick;
+    if (!at_net_op_is_anchor(n->op) || !at_net_plan_pick(e->plan, i, &pick)) return false;
+    const at_template *t = at_task_template(at_net_tasks_at(e->plan->tasks, pick.task));
+    return t->schedule_packed && at_tmpl_packed_blocks(t, pick.config, ic_bn, oc_bn) == AT_OK;
+}
+
+static void plan_layouts(at_net_exec *e)
+{
+    size_t nn = at_net_n_nodes(e->net);
+    e->blk[0] = 1;
+    for (size_t i = 1; i < nn; i++) {
+        const at_net_node *n = at_net_node_at(e->net, i);
+        int64_t ic_bn, oc_bn;
+        e->blk[i] = 1;
+        if (packed_blocks(e, i, &ic_bn, &oc_bn))
+            e->blk[i] = oc_bn;
+        else if (keeps_layout(n))
+            e->blk[i] = e->blk[n->inputs[0]];
+    }
+}
+
+/* Node j's values in layout blk: its own buffer, or a converted copy made by steps added now. */
+static at_status in_layout(at_net_exec *e, size_t j, int64_t blk, void **out)
+{
+    if (e->blk[j] == blk) {
+        *out = e->node_buf[j];
+        return AT_OK;
+    }
+    for (size_t k = 0; k < e->n_copies; k++)
+        if (e->copies[k].node == j && e->copies[k].blk == blk) {
+            *out = e->copies[k].buf;
+            return AT_OK;
+        }
+    const at_net_node *n = at_net_node_at(e->net, j);
+    AT_ASSERT(n->ndim == 4);
+    void *src = e->node_buf[j];
+    int64_t from = e->blk[j];
+    if (from > 1 && blk > 1) { /* through NCHW */
+        AT_TRY(in_layout(e, j, 1, &src));
+        from = 1;
+    }
+    if (e->n_copies == e->cap_copies) {
+        size_t cap = e->cap_copies ? 2 * e->cap_copies : 16;
+        layout_copy *c = at_realloc(e->copies, cap * sizeof *c);
+        if (!c) return AT_OOM();
+        e->copies = c;
+        e->cap_copies = cap;
+    }
+    layout_copy *c = &e->copies[e->n_copies];
+    AT_TRY(e->be->buf_new(e->ctx, (size_t)at_net_node_numel(n) * sizeof(float), &c->buf));
+    c->node = j;
+    c->blk = blk;
+    e->n_copies++;
+    char name[96];
+    snprintf(name, sizeof name, "%s_to_%s%" PRId64, n->name, blk > 1 ? "NCHWc" : "NCHW", blk);
+    const at_ir_program *p;
+    const prog_key other = {.kind = PROG_OTHER};
+    AT_TRY(at_net_prog_layout(e->arena, name, n->shape[0], n->shape[1], n->shape[2] * n->shape[3], blk > 1 ? blk : from,
+                              blk > 1, NULL, &p));
+    AT_TRY(add_step(e, &other, p, (void *[]){src, c->buf}, 2));
+    *out = c->buf;
+    return AT_OK;
+}
+
+/* A packed anchor: its input in ic_bn blocks, the packed program (its kernel_vec packed once,
+ * like every preparation kernel) writing oc_bn blocks, the epilogue fused into its stores (the
+ * residual read in the same blocks), or run after it where the template cannot take it. */
 static at_status packed_anchor_steps(at_net_exec *e, size_t i, const at_task *t, const at_net_pick *pick, void *w,
                                      void *bias, const at_net_affine *a)
 {
-    const at_net_node *n = at_net_node_at(e->net, i), *in = at_net_node_at(e->net, n->inputs[0]);
+    const at_net_node *n = at_net_node_at(e->net, i);
     int64_t ic_bn, oc_bn;
     AT_TRY(at_tmpl_packed_blocks(at_task_template(t), pick->config, &ic_bn, &oc_bn));
-    const prog_key other = {.kind = PROG_OTHER};
-    const at_ir_program *p;
-    char name[96];
-    snprintf(name, sizeof name, "%s_pack", n->name);
-    AT_TRY(at_net_prog_layout(e->arena, name, in->shape[0], in->shape[1], in->shape[2] * in->shape[3], ic_bn, true, NULL, &p));
-    AT_TRY(add_step(e, &other, p, (void *[]){e->node_buf[n->inputs[0]], e->pack_in}, 2));
-
-    void *args[3] = {e->pack_in, w, e->pack_out};
-    prog_key key = {.kind = PROG_TASK, .task = pick->task};
+    at_net_affine pa = *a;
+    pa.block = oc_bn;
+    void *args[5] = {NULL, w, e->node_buf[i]};
+    size_t n_args = 3;
+    AT_TRY(in_layout(e, n->inputs[0], ic_bn, &args[0]));
+    if (pa.shift) args[n_args++] = bias;
+    if (pa.residual) AT_TRY(in_layout(e, n->inputs[1], oc_bn, &args[n_args++]));
+    bool epi = has_epilogue(n);
+    prog_key key = {.kind = PROG_TASK, .task = pick->task, .affine = epi ? pa : (at_net_affine){0}};
     prepared *q = cached(e, &key);
-    if (q) {
-        AT_TRY(push_step(e, q, args, 3));
+    if (q) return push_step(e, q, args, n_args);
+    const at_ir_program *p;
+    at_status st;
+    if (epi) {
+        at_net_fused_epilogue fused;
+        at_net_fused_epilogue_init(&fused, &pa);
+        st = at_task_instantiate_packed(t, pick->config, &fused.epi, e->arena, &p);
+        if (st == AT_OK) return add_step(e, &key, p, args, n_args);
+        if (st == AT_ENOMEM) return st;
+        key.affine = (at_net_affine){0};
+    }
+    void *plain[3] = {args[0], w, epi ? e->scratch : e->node_buf[i]};
+    if ((q = cached(e, &key))) {
+        AT_TRY(push_step(e, q, plain, 3));
     } else {
-        at_status st = at_task_instantiate_packed(t, pick->config, NULL, e->arena, &p);
+        st = at_task_instantiate_packed(t, pick->config, NULL, e->arena, &p);
         if (st != AT_OK)
             return st == AT_ENOMEM ? st
                                    : AT_FAIL_WRAP(st, "node %s: %s config %" PRId64, n->name, at_task_template(t)->name,
                                                   at_config_index(pick->config));
-        AT_TRY(add_step(e, &key, p, args, 3));
+        AT_TRY(add_step(e, &key, p, plain, 3));
     }
-
-    at_net_fused_epilogue fused;
-    at_net_fused_epilogue_init(&fused, a);
-    bool epi = has_epilogue(n);
-    snprintf(name, sizeof name, "%s_unpack", n->name);
-    AT_TRY(at_net_prog_layout(e->arena, name, n->shape[0], n->shape[1], n->shape[2] * n->shape[3], oc_bn, false,
-                              epi ? &fused.epi : NULL, &p));
-    void *uargs[4] = {e->pack_out, e->node_buf[i]};
-    size_t nu = 2;
-    if (a->shift) uargs[nu++] = bias;
-    if (a->residual) uargs[nu++] = e->node_buf[n->inputs[1]];
-    return add_step(e, &other, p, uargs, nu);
+    if (!epi) return AT_OK;
+    return affine_step(e, n, &pa, e->scratch, NULL, bias, pa.residual ? args[n_args - 1] : NULL, e->node_buf[i]);
 }
 
 static at_status anchor_steps(at_net_exec *e, size_t i)
@@ -415,11 +518,13 @@ static at_status anchor_steps(at_net_exec *e, size_t i)
     a.shift = n->epi.bias;
     a.residual = n->epi.residual;
     a.relu = n->epi.relu;
-    void *res = n->epi.residual ? e->node_buf[n->inputs[1]] : NULL;
     if (at_task_template(t)->schedule_packed) return packed_anchor_steps(e, i, t, &pick, w, bias, &a);
+    void *x, *res = NULL;
+    AT_TRY(in_layout(e, n->inputs[0], 1, &x));
+    if (n->epi.residual) AT_TRY(in_layout(e, n->inputs[1], 1, &res));
     /* the epilogue runs in the anchor's output stage (TVM's fusion); a template that reads its
      * output back cannot take it, and then it runs as its own program on a scratch output */
-    void *args[5] = {e->node_buf[n->inputs[0]], w, e->node_buf[i]}; /* at_op_tensors' order, then the epilogue's */
+    void *args[5] = {x, w, e->node_buf[i]}; /* at_op_tensors' order, then the epilogue's */
     size_t n_args = 3;
     if (a.shift) args[n_args++] = bias;
     if (a.residual) args[n_args++] = res;
@@ -455,14 +560,22 @@ static at_status node_steps(at_net_exec *e, size_t i)
 {
     const at_net_node *n = at_net_node_at(e->net, i);
     const at_net_node *in = at_net_node_at(e->net, n->inputs[0]);
-    void *x = e->node_buf[n->inputs[0]], *y = e->node_buf[i];
+    if (n->op == AT_NET_CONV2D || n->op == AT_NET_DENSE) return anchor_steps(e, i);
+    if (n->op == AT_NET_CONSTANT) return AT_OK; /* its buffer holds the values from the start */
+    if (n->op == AT_NET_DROPOUT) {          /* an alias, in its input's layout */
+        e->node_buf[i] = e->node_buf[n->inputs[0]];
+        return AT_OK;
+    }
+    /* a node keeping its input's layout reads it as it is; every other reads NCHW */
+    void *x, *y = e->node_buf[i];
+    AT_TRY(in_layout(e, n->inputs[0], e->blk[i], &x));
     at_net_affine a = affine_of(n);
+    a.block = e->blk[i];
     const at_ir_program *p = NULL;
     const prog_key other = {.kind = PROG_OTHER};
+    void *x2 = NULL;
+    if (n->n_inputs > 1 && n->op != AT_NET_CONCAT) AT_TRY(in_layout(e, n->inputs[1], e->blk[i], &x2));
     switch (n->op) {
-    case AT_NET_CONV2D:
-    case AT_NET_DENSE:
-        return anchor_steps(e, i);
     case AT_NET_BATCH_NORM: {
         int64_t c = n->shape[1];
         float *sc = at_net_floats(c), *sh = at_net_floats(c);
@@ -501,7 +614,7 @@ static at_status node_steps(at_net_exec *e, size_t i)
         return affine_step(e, n, &a, x, NULL, NULL, NULL, y);
     case AT_NET_ADD:
         a.residual = true;
-        return affine_step(e, n, &a, x, NULL, NULL, e->node_buf[n->inputs[1]], y);
+        return affine_step(e, n, &a, x, NULL, NULL, x2, y);
     case AT_NET_MAX_POOL2D:
     case AT_NET_AVG_POOL2D:
         AT_TRY(at_net_prog_pool(e->arena, n, in, &p));
@@ -513,10 +626,7 @@ static at_status node_steps(at_net_exec *e, size_t i)
         return add_step(e, &other, p, (void *[]){x, y}, 2);
     case AT_NET_BINARY:
         AT_TRY(at_net_prog_tensor(e->arena, e->net, n, &p));
-        return add_step(e, &other, p, (void *[]){x, e->node_buf[n->inputs[1]], y}, 3);
-    case AT_NET_CONSTANT:
-        /* its buffer holds the values from the start (alloc_buffers): no program */
-        return AT_OK;
+        return add_step(e, &other, p, (void *[]){x, x2, y}, 3);
     case AT_NET_GLOBAL_AVG_POOL2D:
         AT_TRY(at_net_prog_global_avg_pool(e->arena, n, in, &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
@@ -528,15 +638,20 @@ static at_status node_steps(at_net_exec *e, size_t i)
         return add_step(e, &other, p, (void *[]){x, y}, 2);
     case AT_NET_CONCAT: {
         void *args[AT_NET_MAX_INPUTS + 1];
-        for (size_t k = 0; k < n->n_inputs; k++) args[k] = e->node_buf[n->inputs[k]];
+        for (size_t k = 0; k < n->n_inputs; k++) AT_TRY(in_layout(e, n->inputs[k], 1, &args[k]));
         args[n->n_inputs] = y;
         AT_TRY(at_net_prog_concat(e->arena, e->net, n, &p));
         return add_step(e, &other, p, args, n->n_inputs + 1);
     }
     case AT_NET_BATCH_FLATTEN:
-    case AT_NET_DROPOUT:
     case AT_NET_RESHAPE:
-        return AT_OK; /* aliases: no program */
+        /* aliases of the NCHW input (of its NCHW copy when the input is packed) */
+        e->node_buf[i] = x;
+        return AT_OK;
+    case AT_NET_CONV2D:
+    case AT_NET_DENSE:
+    case AT_NET_CONSTANT:
+    case AT_NET_DROPOUT:
     case AT_NET_INPUT:
     case AT_NET_OP_COUNT:
         break;
@@ -545,33 +660,22 @@ static at_status node_steps(at_net_exec *e, size_t i)
     return AT_OK;
 }
 
-/* Buffers: one per node (aliases share their input's), one scratch for epilogue inputs, and the
- * packed input and output every NCHW[x]c anchor shares. */
+/* Buffers: one per node (aliases share their input's) and one scratch for epilogue inputs; the
+ * layout copies come with the steps that fill them (in_layout). */
 static at_status alloc_buffers(at_net_exec *e)
 {
     size_t nn = at_net_n_nodes(e->net);
-    int64_t scratch = 0, pack_in = 0, pack_out = 0;
+    int64_t scratch = 0;
     for (size_t i = 0; i < nn; i++) {
         const at_net_node *n = at_net_node_at(e->net, i);
-        if (n->op == AT_NET_BATCH_FLATTEN || n->op == AT_NET_DROPOUT || n->op == AT_NET_RESHAPE) {
-            e->node_buf[i] = e->node_buf[n->inputs[0]];
-            continue;
-        }
+        if (n->op == AT_NET_BATCH_FLATTEN || n->op == AT_NET_DROPOUT || n->op == AT_NET_RESHAPE)
+            continue; /* aliases: node_steps points them at their input's buffer */
         AT_TRY(e->be->buf_new(e->ctx, (size_t)at_net_node_numel(n) * sizeof(float), &e->node_buf[i]));
         e->owns[i] = true;
         if (n->op == AT_NET_CONSTANT) AT_TRY(e->be->buf_write(e->ctx, e->node_buf[i], n->weight));
         if (at_net_op_is_anchor(n->op) && has_epilogue(n) && at_net_node_numel(n) > scratch) scratch = at_net_node_numel(n);
-        at_net_pick pick;
-        if (at_net_op_is_anchor(n->op) && at_net_plan_pick(e->plan, i, &pick) &&
-            at_task_template(at_net_tasks_at(e->plan->tasks, pick.task))->schedule_packed) {
-            int64_t ni = at_net_node_numel(at_net_node_at(e->net, n->inputs[0])), no = at_net_node_numel(n);
-            if (ni > pack_in) pack_in = ni;
-            if (no > pack_out) pack_out = no;
-        }
     }
     if (scratch) AT_TRY(e->be->buf_new(e->ctx, (size_t)scratch * sizeof(float), &e->scratch));
-    if (pack_in) AT_TRY(e->be->buf_new(e->ctx, (size_t)pack_in * sizeof(float), &e->pack_in));
-    if (pack_out) AT_TRY(e->be->buf_new(e->ctx, (size_t)pack_out * sizeof(float), &e->pack_out));
     return AT_OK;
 }
 
@@ -600,12 +704,18 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
     e->ctx = be_ctx;
     e->node_buf = at_calloc(nn, sizeof *e->node_buf);
     e->owns = at_calloc(nn, sizeof *e->owns);
-    /* at most three steps a node: an anchor and its epilogue, or a packed anchor and its layout
-     * transforms */
-    e->steps = at_calloc(3 * nn, sizeof *e->steps);
-    e->progs = at_calloc(3 * nn, sizeof *e->progs);
-    at_status st = e->node_buf && e->owns && e->steps && e->progs ? at_arena_new(0, &e->arena) : AT_OOM();
-    if (st == AT_OK) st = alloc_buffers(e);
+    /* at most an anchor and its epilogue (or a packed anchor's fallback epilogue) a node, plus the
+     * layout copies its inputs take: up to two steps an input edge */
+    e->cap_steps = 3 * nn;
+    for (size_t i = 0; i < nn; i++) e->cap_steps += 2 * at_net_node_at(net, i)->n_inputs;
+    e->steps = at_calloc(e->cap_steps, sizeof *e->steps);
+    e->progs = at_calloc(e->cap_steps, sizeof *e->progs);
+    e->blk = at_calloc(nn, sizeof *e->blk);
+    at_status st = e->node_buf && e->owns && e->steps && e->progs && e->blk ? at_arena_new(0, &e->arena) : AT_OOM();
+    if (st == AT_OK) {
+        plan_layouts(e);
+        st = alloc_buffers(e);
+    }
     for (size_t i = 1; st == AT_OK && i < nn; i++) {
         e->cur_node = i;
         st = node_steps(e, i);
@@ -675,7 +785,20 @@ at_status at_net_exec_profile(at_net_exec *e, double *node_ms)
 at_status at_net_exec_get(at_net_exec *e, size_t node, float *out)
 {
     AT_ASSERT(node < at_net_n_nodes(e->net));
-    return e->be->buf_read(e->ctx, e->node_buf[node], out);
+    int64_t bn = e->blk[node];
+    if (bn <= 1) return e->be->buf_read(e->ctx, e->node_buf[node], out);
+    /* NCHW[bn]c on the device, NCHW for the caller */
+    const at_net_node *n = at_net_node_at(e->net, node);
+    int64_t c = n->shape[1], hw = n->shape[2] * n->shape[3], total = at_net_node_numel(n);
+    float *packed = at_net_floats(total);
+    if (!packed) return AT_OOM();
+    at_status st = e->be->buf_read(e->ctx, e->node_buf[node], packed);
+    for (int64_t i = 0; st == AT_OK && i < total; i++) {
+        int64_t p = i % hw, ch = (i / hw) % c, b = i / (hw * c);
+        out[i] = packed[((b * (c / bn) + ch / bn) * hw + p) * bn + ch % bn];
+    }
+    at_free(packed);
+    return st;
 }
 
 at_status at_net_exec_check(at_net_exec *e, const float *input, double atol, double rtol, bool all_nodes,

@@ -174,5 +174,8 @@ at_status at_net_exec_check(at_net_exec *e, const float *input, double atol, dou
  * element-wise ops of one shape and kind. */
 size_t at_net_exec_n_programs(const at_net_exec *e);
 size_t at_net_exec_n_prepared(const at_net_exec *e);
+/* Layout copies the executor made: a node's values converted to another NCHW[x]c block size (or
+ * to NCHW) for a reader that takes them so; TVM's alter_op_layout inserts one layout_transform each. */
+size_t at_net_exec_n_layout_copies(const at_net_exec *e);
 
 #endif

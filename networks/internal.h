@@ -31,13 +31,17 @@ float *at_net_floats_dup(const float *p, int64_t n);
 
 /* ---- generated programs (kernels.c); each verified, living in arena; AT_ENOMEM, AT_EINVAL ---- */
 
-/* y[i] = relu?(x[i] * scale[c] + shift[c] + residual[i]) with c = (i / inner) % channels, each
- * part optional. Signature: x, [scale], [shift], [residual], y (float32). */
+/* y[i] = relu?(x[i] * scale[c] + shift[c] + residual[i]) with c the channel of flat index i, each
+ * part optional: (i / inner) % channels in NCHW (block 0 or 1), and in NCHW[block]c
+ * ((i / (inner block)) % (channels / block)) block + i % block. Signature: x, [scale], [shift],
+ * [residual], y (float32). */
 typedef struct at_net_affine {
-    int64_t total, channels, inner;
+    int64_t total, channels, inner, block;
     bool    scale, shift, residual, relu;
 } at_net_affine;
 at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_affine *a, const at_ir_program **out);
+/* The channel of flat index i under a's layout. */
+const at_ir_expr *at_net_affine_channel(at_ir_sched *s, const at_net_affine *a, const at_ir_expr *i);
 
 /* An anchor's epilogue (shift = bias, residual, relu of a; no scale) fused into its template's
  * output stage as at_net_prog_affine computes it: y = relu?(v + shift[c] + residual[i]). Its

@@ -47,7 +47,7 @@ at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_aff
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, a->total, AT_IR_OUTPUT);
     const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
     E iv = at_ir_v(s, i);
-    E c = at_ir_mod(s, at_ir_div(s, iv, i32(s, a->inner)), i32(s, a->channels));
+    E c = at_net_affine_channel(s, a, iv);
     E v = at_ir_load(s, x, iv, 1);
     if (scale) v = at_ir_mul(s, v, at_ir_load(s, scale, c, 1));
     if (shift) v = at_ir_add(s, v, at_ir_load(s, shift, c, 1));
