@@ -93,6 +93,31 @@ def resnet(b, depth, classes=1000):
     return b.head(x, cin, classes)
 
 
+def resnet_v1(b, depth=18, classes=1000):
+    """Gluon's resnet18_v1, the network the VTA tutorials quantize (post-activation conv-BN-ReLU
+    units, 1x1 strided projections; torchvision's resnet18 has the same layers): the form
+    `autotvm ... --target vta` takes from a model file. The residual add is written residual +
+    body, as Gluon does, so the task order is the zoo's."""
+    units = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3]}[depth]
+    x = b.relu(b.bn(b.conv("data", 3, 64, 7, 2, 3), 64))
+    x = b.op("MaxPool", [x], kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4)
+    cin = 64
+    for stage in range(4):
+        cout = 64 << stage
+        for unit in range(units[stage]):
+            s = 2 if stage > 0 and unit == 0 else 1
+            y = b.relu(b.bn(b.conv(x, cin, cout, 3, s, 1), cout))
+            y = b.bn(b.conv(y, cout, cout, 3, 1, 1), cout)
+            sc = x if s == 1 and cin == cout else b.bn(b.conv(x, cin, cout, 1, s, 0), cout)
+            x = b.relu(b.op("Add", [sc, y]))
+            cin = cout
+    g = b.op("GlobalAveragePool", [x])
+    f = b.op("Flatten", [g])
+    a = np.sqrt(6.0 / cin)
+    return b.op("Gemm", [f, b.const(b.rng.uniform(-a, a, (classes, cin))),
+                         b.const(b.rng.uniform(-0.1, 0.1, classes))], transB=1)
+
+
 def mobilenet(b, classes=1000):
     """relay.testing.mobilenet (conv_block = conv without bias, batch_norm, relu)."""
     def block(x, cin, cout, k, s, p, groups=1):
