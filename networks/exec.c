@@ -509,6 +509,7 @@ static at_status node_steps(at_net_exec *e, size_t i)
     case AT_NET_PAD:
     case AT_NET_TRANSPOSE:
     case AT_NET_REDUCE_MEAN:
+    case AT_NET_RESIZE:
         AT_TRY(at_net_prog_tensor(e->arena, e->net, n, &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
     case AT_NET_BINARY:

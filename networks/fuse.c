@@ -238,6 +238,7 @@ static at_status form_groups(fuser *f)
         case AT_NET_PAD:
         case AT_NET_REDUCE_MEAN:
         case AT_NET_TRANSPOSE:
+        case AT_NET_RESIZE:
             st = on_copy(f, i);
             break;
         case AT_NET_INPUT:

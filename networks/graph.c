@@ -43,6 +43,7 @@ static const char *const op_names[AT_NET_OP_COUNT] = {
     [AT_NET_PAD] = "nn.pad",
     [AT_NET_REDUCE_MEAN] = "mean",
     [AT_NET_TRANSPOSE] = "transpose",
+    [AT_NET_RESIZE] = "image.resize2d",
 };
 
 const char *at_net_op_name(at_net_op op)
@@ -316,6 +317,7 @@ static at_status make_params(const at_net *net, at_net_node *n, const at_net_nod
     case AT_NET_PAD:
     case AT_NET_REDUCE_MEAN:
     case AT_NET_TRANSPOSE:
+    case AT_NET_RESIZE:
     case AT_NET_OP_COUNT:
         break;
     }
@@ -515,6 +517,13 @@ static at_status infer(const at_net *net, at_net_node *n, const char *who)
         break;
     case AT_NET_TRANSPOSE:
         AT_TRY(transpose_shape(n, in, who));
+        break;
+    case AT_NET_RESIZE:
+        if (in->ndim != 4) return BAD("%s: resize2d takes a 4-D input", who);
+        for (int k = 0; k < 2; k++)
+            if (a->resize.out[k] < 1 || !(a->resize.q[k] != 0)) return BAD("%s: resize2d to an empty or undefined extent", who);
+        n->shape[2] = a->resize.out[0];
+        n->shape[3] = a->resize.out[1];
         break;
     case AT_NET_RESHAPE: {
         if (a->to_ndim != 2 && a->to_ndim != 4) return BAD("%s: reshape to %zu dims (2 or 4)", who, a->to_ndim);

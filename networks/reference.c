@@ -159,6 +159,7 @@ static void run_node(const at_net *net, const at_net_node *n, const float *const
     case AT_NET_PAD:
     case AT_NET_TRANSPOSE:
     case AT_NET_REDUCE_MEAN:
+    case AT_NET_RESIZE:
         at_net_tensor_ref(net, n, in, y);
         break;
     case AT_NET_CONSTANT:
