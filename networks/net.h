@@ -48,6 +48,7 @@ typedef enum at_net_op {
     AT_NET_REDUCE_MEAN,       /* mean over the axes of attrs.axes, each kept as an extent of 1 */
     AT_NET_TRANSPOSE,         /* transpose: output axis k is input axis attrs.perm[k] */
     AT_NET_RESIZE,            /* image.resize2d of a 4-D NCHW tensor's H and W (attrs.resize) */
+    AT_NET_CONV2D_TRANSPOSE,  /* nn.conv2d_transpose, groups 1: not an anchor (no tuning template) */
     AT_NET_OP_COUNT
 } at_net_op;
 
@@ -124,6 +125,8 @@ typedef struct at_net_attrs {
     int64_t perm[4];         /* transpose: a permutation of 0..ndim-1 */
     unsigned axes;           /* reduce_mean: bit k reduces axis k (at least one bit) */
     at_net_resize resize;    /* resize */
+    int64_t out_size[2];     /* conv2d_transpose: output H, W (kernel, stride, dilation, channels and
+                                the begin pads pad[0], pad[1] as conv2d's; the rest is implied) */
 } at_net_attrs;
 
 /* Element-wise ops fused after an anchor (or a SCALE_SHIFT), applied in field order. */
@@ -148,7 +151,8 @@ typedef struct at_net_node {
     at_net_attrs    attrs;  /* defaults filled in */
     at_net_epilogue epi;    /* fused graphs: conv2d, dense, scale_shift */
     /* Parameters (NULL when the network was built without them), owned by the node:
-     * weight  conv2d [channels, C_in / groups, KH, KW], dense [units, K], constant [its shape];
+     * weight  conv2d [channels, C_in / groups, KH, KW], dense [units, K], constant [its shape],
+     *         conv2d_transpose [C_in, channels, KH, KW];
      * bias    [channels] for bias_add, and for conv2d / dense when epi.bias;
      * gamma, beta, mean, var  batch_norm [C] (gamma unused when attrs.no_scale);
      * scale, shift            scale_shift [C] (unfused graphs may hold it: a per-channel Mul / Div). */

@@ -873,6 +873,84 @@ static at_status op_reduce_mean(ox *o)
     return reshaped(o, &red, k, dims);
 }
 
+/* ---- ConvTranspose ------------------------------------------------------------------------------ */
+
+/* 2-D, groups 1: pads from pads, auto_pad or output_shape as ONNX's reference computes them (the
+ * output extent is s * (in - 1) + output_padding + span - pads, or output_shape itself). */
+static at_status op_conv_transpose(ox *o)
+{
+    IN(0, x);
+    AT_TRY(need_runtime(o, x));
+    const ox_value *w = ox_in(o, 1, &st_);
+    if (!w) return st_;
+    AT_TRY(need_const(o, w, "weight"));
+    if (x->rank != 4 || w->rank != 4) return UNSUP("only 2-D transposed convolutions (4-D input and weight) are supported");
+    if (ox_attr_i(o, "group", 1) != 1) return UNSUP("group %" PRId64 " (1 only)", ox_attr_i(o, "group", 1));
+    if (w->dims[0] != x->dims[1])
+        return ox_fail(o, AT_EINVAL, "weight [%" PRId64 ", ...] does not fit %" PRId64 " input channels", w->dims[0], x->dims[1]);
+    const int64_t *v;
+    size_t nk = ox_attr_ints(o, "kernel_shape", &v);
+    if (nk && (nk != 2 || v[0] != w->dims[2] || v[1] != w->dims[3])) return ox_fail(o, AT_EINVAL, "kernel_shape differs from the weight's");
+    at_net_attrs a = {.channels = w->dims[1], .groups = 1, .kernel = {w->dims[2], w->dims[3]},
+                      .stride = {1, 1}, .dilation = {1, 1}};
+    size_t n;
+    int64_t opad[2] = {0, 0}, oshape[2] = {0, 0}, pads[4] = {0, 0, 0, 0};
+    if ((n = ox_attr_ints(o, "strides", &v))) {
+        if (n != 2) return UNSUP("strides of %zu dims", n);
+        a.stride[0] = v[0], a.stride[1] = v[1];
+    }
+    if ((n = ox_attr_ints(o, "dilations", &v))) {
+        if (n != 2) return UNSUP("dilations of %zu dims", n);
+        a.dilation[0] = v[0], a.dilation[1] = v[1];
+    }
+    if ((n = ox_attr_ints(o, "output_padding", &v))) {
+        if (n != 2) return UNSUP("output_padding of %zu dims", n);
+        opad[0] = v[0], opad[1] = v[1];
+    }
+    bool has_pads = (n = ox_attr_ints(o, "pads", &v)) != 0;
+    if (has_pads) {
+        if (n != 4) return UNSUP("pads of %zu values", n);
+        memcpy(pads, v, sizeof pads);
+    }
+    bool has_shape = (n = ox_attr_ints(o, "output_shape", &v)) != 0;
+    if (has_shape) {
+        if (n != 2) return UNSUP("output_shape of %zu dims (give H and W)", n);
+        oshape[0] = v[0], oshape[1] = v[1];
+    }
+    char buf[32];
+    const char *ap = ox_attr_s(o, "auto_pad", "NOTSET", buf, sizeof buf);
+    bool same = !strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER");
+    if (!same && strcmp(ap, "NOTSET") && strcmp(ap, "VALID")) return UNSUP("auto_pad '%s'", ap);
+    for (int d = 0; d < 2; d++) {
+        if (a.stride[d] < 1 || a.dilation[d] < 1) return ox_fail(o, AT_EINVAL, "strides and dilations must be >= 1");
+        int64_t span = (a.kernel[d] - 1) * a.dilation[d] + 1, full = a.stride[d] * (x->dims[2 + d] - 1) + opad[d] + span;
+        if (same && !has_pads) {
+            int64_t want = has_shape ? oshape[d] : x->dims[2 + d] * a.stride[d], total = full - want;
+            int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2); /* Python's floor division */
+            pads[d] = !strcmp(ap, "SAME_UPPER") ? half : total - half;
+            pads[2 + d] = total - pads[d];
+        }
+        a.pad[d] = pads[d];
+        a.out_size[d] = has_shape ? oshape[d] : full - pads[d] - pads[2 + d];
+        if (a.pad[d] < 0 || a.out_size[d] < 1) return ox_fail(o, AT_EINVAL, "the output extent or its padding is negative");
+    }
+    size_t node;
+    AT_TRY(ox_append(o, AT_NET_CONV2D_TRANSPOSE, NULL, &x->node, 1, &a, &node));
+    AT_TRY(at_net_set_param(o->net, node, AT_NET_WEIGHT, w->f));
+    if (ox_has_in(o, 2)) {
+        const ox_value *bv = ox_in(o, 2, &st_);
+        if (!bv) return st_;
+        AT_TRY(need_const(o, bv, "bias"));
+        if (bv->numel != a.channels) return ox_fail(o, AT_EINVAL, "bias of %" PRId64 " values for %" PRId64 " channels", bv->numel, a.channels);
+        size_t bn;
+        AT_TRY(ox_append(o, AT_NET_BIAS_ADD, "bias", &node, 1, NULL, &bn));
+        AT_TRY(at_net_set_param(o->net, bn, AT_NET_BIAS, bv->f));
+        node = bn;
+    }
+    int64_t dims[4] = {x->dims[0], a.channels, a.out_size[0], a.out_size[1]};
+    return ox_out_node(o, 0, node, 4, dims);
+}
+
 /* ---- Resize, Upsample ------------------------------------------------------------------------- */
 
 /* x = ((o + a) * p) / q + b per coordinate_transformation_mode (ONNX's reference formulas, with
@@ -980,6 +1058,7 @@ static const struct {
     {"Concat", op_concat},
     {"Constant", op_constant},
     {"Conv", op_conv},
+    {"ConvTranspose", op_conv_transpose},
     {"Div", op_div},
     {"Dropout", op_identity},
     {"Flatten", op_flatten},
