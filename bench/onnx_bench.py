@@ -11,7 +11,8 @@ with torch.onnx; the layer structure and operator forms (Conv + BatchNormalizati
 Add, GlobalAveragePool, Flatten, Gemm with transB, Softmax; opset 13) are the ones torch.onnx
 writes for these networks.
 
-usage: onnx_bench.py BUILD_DIR [--threads N] [--repeat R] [--out DIR] [--tophub-dir DIR]
+usage: onnx_bench.py BUILD_DIR [--threads N] [--repeat R] [--out DIR] [--tophub-dir DIR] [--vta]
+  --vta: resnet18_v1 (the VTA tutorials' network) as a model file on --target vta beside the zoo's.
   BUILD_DIR holds cli/autotvm and bench/bench_onnx_import (a Release build)."""
 import argparse, os, re, statistics, subprocess, sys, time
 import numpy as np
@@ -93,6 +94,31 @@ def resnet(b, depth, classes=1000):
     return b.head(x, cin, classes)
 
 
+def resnet_v1(b, depth=18, classes=1000):
+    """Gluon's resnet18_v1, the network the VTA tutorials quantize (post-activation conv-BN-ReLU
+    units, 1x1 strided projections; torchvision's resnet18 has the same layers): the form
+    `autotvm ... --target vta` takes from a model file. The residual add is written residual +
+    body, as Gluon does, so the task order is the zoo's."""
+    units = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3]}[depth]
+    x = b.relu(b.bn(b.conv("data", 3, 64, 7, 2, 3), 64))
+    x = b.op("MaxPool", [x], kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4)
+    cin = 64
+    for stage in range(4):
+        cout = 64 << stage
+        for unit in range(units[stage]):
+            s = 2 if stage > 0 and unit == 0 else 1
+            y = b.relu(b.bn(b.conv(x, cin, cout, 3, s, 1), cout))
+            y = b.bn(b.conv(y, cout, cout, 3, 1, 1), cout)
+            sc = x if s == 1 and cin == cout else b.bn(b.conv(x, cin, cout, 1, s, 0), cout)
+            x = b.relu(b.op("Add", [sc, y]))
+            cin = cout
+    g = b.op("GlobalAveragePool", [x])
+    f = b.op("Flatten", [g])
+    a = np.sqrt(6.0 / cin)
+    return b.op("Gemm", [f, b.const(b.rng.uniform(-a, a, (classes, cin))),
+                         b.const(b.rng.uniform(-0.1, 0.1, classes))], transB=1)
+
+
 def mobilenet(b, classes=1000):
     """relay.testing.mobilenet (conv_block = conv without bias, batch_norm, relu)."""
     def block(x, cin, cout, k, s, p, groups=1):
@@ -147,6 +173,40 @@ def autotvm_run(build_dir, path, target, xpath, ypath, threads, repeat, extra):
     return np.load(ypath), float(m.group(1)), chk.group(1) if chk else "-", wall
 
 
+def vta_run(build_dir, network, xpath, ypath, repeat, extra):
+    cmd = [os.path.join(build_dir, "cli", "autotvm"), "evaluate", network, "--target", "vta", "--input", xpath,
+           "--save-output", ypath, "--repeat", str(repeat), "--check"] + extra
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{p.stdout}\n{p.stderr}")
+    m = re.search(r"Mean inference time \(std dev\): ([0-9.]+) ms", p.stdout)
+    v = re.search(r"VTA \(simulated, \d+ layers\): ([0-9.]+) ms .*; CPU \(measured\): ([0-9.]+) ms", p.stdout)
+    chk = re.search(r"Output check: ([a-zA-Z-]+)", p.stdout)
+    return np.load(ypath), float(m.group(1)), float(v.group(1)), float(v.group(2)), chk.group(1)
+
+
+def vta_main(a, extra):
+    """resnet18_v1 written as a model file, through `autotvm evaluate MODEL.onnx --target vta`
+    beside the zoo's resnet-18 (the same layer structure, its own synthetic weights): simulated
+    VTA time, measured CPU time, and the int8 network's logits beside onnxruntime's float ones."""
+    path = os.path.join(a.out, "resnet18_v1.onnx")
+    build(lambda b: resnet_v1(b, 18), path, seed=0)
+    x = np.random.default_rng(1).uniform(0, 1, (1, 3, 224, 224)).astype(np.float32)
+    xpath = os.path.join(a.out, "x01.npy")
+    np.save(xpath, x)
+    y_ort, ms_ort = ort_run(path, x, a.threads, a.repeat)
+    print(f"onnx {onnx.__version__}, onnxruntime {ort.__version__}; means of {a.repeat} runs")
+    print(f"resnet18_v1.onnx onnxruntime CPU (float)   median {ms_ort:8.2f} ms")
+    for name, net in [("resnet-18 (zoo)", "resnet-18"), ("resnet18_v1.onnx", path)]:
+        y, mean, vta, cpu, chk = vta_run(a.build_dir, net, xpath, os.path.join(a.out, "y_vta.npy"), a.repeat, extra)
+        line = f"{name:17s} --target vta  mean {mean:8.2f} ms = VTA simulated {vta:8.2f} + CPU {cpu:6.2f}; check {chk}"
+        if net == path:
+            d = np.abs(y - y_ort).max() / np.abs(y_ort).max()
+            same = int(np.argmax(y) == np.argmax(y_ort))
+            line += f"; int8 vs onnxruntime float: max |diff| / max |ort| {d:.2e}, same top-1: {bool(same)}"
+        print(line)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build_dir")
@@ -155,9 +215,12 @@ def main():
     ap.add_argument("--out", default="/tmp/onnx_bench")
     ap.add_argument("--tophub-dir", default=None)
     ap.add_argument("--targets", default="arm_cpu,mali")
+    ap.add_argument("--vta", action="store_true", help="resnet18_v1 imported beside the zoo's resnet-18 on VTA")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     extra = ["--tophub-dir", a.tophub_dir] if a.tophub_dir else ["--no-tophub"]
+    if a.vta:
+        return vta_main(a, extra)
     models = {"resnet-18": lambda b: resnet(b, 18), "mobilenet": mobilenet}
     x = np.random.default_rng(1).uniform(-1, 1, (1, 3, 224, 224)).astype(np.float32)
     xpath = os.path.join(a.out, "x.npy")

@@ -20,7 +20,8 @@ static const char usage[] =
     "\n"
     "  --target T                mali, opencl (TVM's cuda/gpu templates), arm_cpu, or a TVM target\n"
     "                            string with one of the keys mali, gpu, arm_cpu (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
-    "                            for VTA, its convs on the VTA simulator, the rest on this CPU;\n"
+    "                            for VTA (or a MODEL.onnx that quantizes as it does), its convs on\n"
+    "                            the VTA simulator, the rest on this CPU;\n"
     "                            latency = simulated VTA time + measured CPU time\n"
     "  --host naive|llvm         vta: the host layers (stem conv, quantize, pooling, dense) as\n"
     "                            LLVM-compiled kernels (default) or the naive C reference loops\n"
@@ -206,8 +207,13 @@ static int evaluate_vta(const at_tune_eval_opts *e, const char *host)
                                .input_seed = e->net.seed, .log_path = e->log_path, .no_tophub = e->no_tophub,
                                .tophub = e->tophub, .repeat = e->repeat, .check = e->check, .host = hk,
                                .host_threads = e->n_threads};
+    o.input_path = e->input_path;
+    o.save_output = e->save_output;
+    o.net.input_name = e->net.input_name;
+    o.net.input_rank = e->net.input_rank;
+    memcpy(o.net.input_shape, e->net.input_shape, sizeof o.net.input_shape);
     if (!at_net_vta_knows(e->network))
-        return at_cli_usage_error("evaluate", "--target vta: no network '%s' (known: resnet-18)", e->network);
+        return at_cli_usage_error("evaluate", "--target vta: no network '%s' (known: resnet-18, or a MODEL.onnx)", e->network);
     return at_cli_evaluate_vta(&o);
 }
 

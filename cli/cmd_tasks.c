@@ -29,7 +29,8 @@ static const char usage[] =
     "  --target T        mali (default), or a TVM target string with the key mali; arm_cpu (TVM's\n"
     "                    \"llvm -device=arm_cpu\": spatial pack, depthwise, x86 dense nopack/pack);\n"
     "                    vta (\"ext_dev -device=vta ...\"): Gluon's resnet18_v1 quantized and\n"
-    "                    packed for VTA, its conv2d_packed.vta tasks (--ops all: and add.vta)\n"
+    "                    packed for VTA, its conv2d_packed.vta tasks (--ops all: and add.vta);\n"
+    "                    a MODEL.onnx whose graph quantizes as resnet18_v1 does\n"
     "  --ops LIST        ops to extract: conv2d, dense, all (default conv2d, as TVM's tutorials)\n"
     "  --batch N         batch size (default 1)\n"
     "  --image-shape S   input C,H,W (default 3,224,224)\n"
@@ -138,16 +139,19 @@ static int tasks_vta(const char *name, const at_net_opts *no, const char *ops_s,
         conv = (ops & AT_NET_OPS_CONV2D) != 0;
     }
     if (!at_net_vta_knows(name))
-        return at_cli_usage_error("tasks", "--target vta: no network '%s' (known: resnet-18, Gluon's resnet18_v1)", name);
+        return at_cli_usage_error("tasks", "--target vta: no network '%s' (known: resnet-18, Gluon's resnet18_v1; a MODEL.onnx)", name);
     if (no->image_shape[0] && no->image_shape[0] != 3)
         return at_cli_usage_error("tasks", "--target vta: the image has 3 channels");
     if (no->image_shape[1] != no->image_shape[2])
         return at_cli_usage_error("tasks", "--target vta: the image must be square");
     if (no->batch > 1) return at_cli_usage_error("tasks", "--target vta: batch 1 only (the 1x16 bitstream)");
-    at_net_vta_opts vo = {.image_hw = no->image_shape[1], .num_classes = no->num_classes, .no_weights = true};
+    at_net_vta_opts vo = {.image_hw = no->image_shape[1], .num_classes = no->num_classes, .no_weights = true,
+                          .input_name = no->input_name, .input_rank = no->input_rank};
+    memcpy(vo.input_shape, no->input_shape, sizeof vo.input_shape);
     at_net_vta *net = NULL;
     at_status st = at_net_vta_build(name, &vo, &net);
-    if (st == AT_EINVAL) return at_cli_usage_error("tasks", "%s", at_last_error());
+    /* a zoo option the network cannot take is a usage error; a model file's faults are not */
+    if (st == AT_EINVAL && !at_net_vta_is_onnx(name)) return at_cli_usage_error("tasks", "%s", at_last_error());
     if (st != AT_OK) return at_cli_fail(st);
     size_t n = at_net_vta_n_tasks(net), n_conv = 0, n_alu = 0, shown = 0;
     for (size_t i = 0; i < n; i++) {

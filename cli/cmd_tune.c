@@ -33,7 +33,8 @@ static const char usage_head[] =
     "                            this CPU through LLVM), or a TVM target string with one of the keys\n"
     "                            mali, gpu, arm_cpu (required)\n"    "                            vta (or \"ext_dev -device=vta ...\"): resnet-18 quantized and packed\n"
     "                            for VTA, its conv2d_packed.vta tasks tuned on the VTA simulator\n"
-    "                            (log default vta.NETWORK.log; --ops all: the add.vta tasks too),\n"
+    "                            (a MODEL.onnx when it quantizes as resnet18_v1 does; log default\n"
+    "                            vta.NETWORK.log, MODEL.onnx.vta.log; --ops all: the add.vta tasks too),\n"
     "                            then evaluated as autotvm evaluate\n"
     "  --threads N               arm_cpu: threads of the parallel loops (default: cores)\n"
     "  --cache-flush             arm_cpu: flush the arguments but the first from the caches before\n"
@@ -184,13 +185,14 @@ static int tune_vta(at_tune_network_opts *o, const at_tune_eval_opts *eo, const 
     if (o->net.image_shape[0] && (o->net.image_shape[0] != 3 || o->net.image_shape[1] != o->net.image_shape[2]))
         return at_cli_usage_error("tune", "--target vta: the image must be 3,N,N");
     if (!at_net_vta_knows(o->network))
-        return at_cli_usage_error("tune", "--target vta: no network '%s' (known: resnet-18)", o->network);
+        return at_cli_usage_error("tune", "--target vta: no network '%s' (known: resnet-18, or a MODEL.onnx)", o->network);
     char *log_buf = NULL;
     int rc = 0;
     if (!log) {
         size_t n = strlen(o->network) + 9;
         if (!(log_buf = at_malloc(n))) return at_cli_fail(AT_OOM());
-        snprintf(log_buf, n, "vta.%s.log", o->network);
+        /* a model path keeps its folder: MODEL.onnx.vta.log beside it */
+        snprintf(log_buf, n, at_net_vta_is_onnx(o->network) ? "%s.vta.log" : "vta.%s.log", o->network);
         log = log_buf;
     }
     o->log_path = log;
@@ -217,6 +219,11 @@ static int tune_vta(at_tune_network_opts *o, const at_tune_eval_opts *eo, const 
                                             .seed = o->net.seed},
                                     .input_seed = o->net.seed, .log_path = log, .no_tophub = eo->no_tophub,
                                     .tophub = eo->tophub, .repeat = eo->repeat, .check = true};
+        vo.input_path = eo->input_path;
+        vo.save_output = eo->save_output;
+        vo.net.input_name = o->net.input_name;
+        vo.net.input_rank = o->net.input_rank;
+        memcpy(vo.net.input_shape, o->net.input_shape, sizeof vo.net.input_shape);
         rc = at_cli_evaluate_vta(&vo);
     }
     at_free(log_buf);

@@ -622,8 +622,15 @@ static at_status node_steps(at_net_exec *e, size_t i)
     case AT_NET_PAD:
     case AT_NET_TRANSPOSE:
     case AT_NET_REDUCE_MEAN:
+    case AT_NET_RESIZE:
         AT_TRY(at_net_prog_tensor(e->arena, e->net, n, &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
+    case AT_NET_CONV2D_TRANSPOSE: {
+        void *wh;
+        AT_TRY(upload(e, n->weight, at_net_weight_numel(e->net, n), &wh));
+        AT_TRY(at_net_prog_conv_transpose(e->arena, e->net, n, &p));
+        return add_step(e, &other, p, (void *[]){x, wh, y}, 3);
+    }
     case AT_NET_BINARY:
         AT_TRY(at_net_prog_tensor(e->arena, e->net, n, &p));
         return add_step(e, &other, p, (void *[]){x, x2, y}, 3);

@@ -197,7 +197,7 @@ static at_status on_copy(fuser *f, size_t i)
     const at_net_node *n = at_net_node_at(f->src, i);
     group *g = new_group(f, n->op, i);
     g->copy = true;
-    if (f->params && (at_net_op_is_anchor(n->op) || n->op == AT_NET_CONSTANT)) {
+    if (f->params && at_net_op_has_weight(n->op)) {
         if (!(g->weight = at_net_floats_dup(n->weight, at_net_weight_numel(f->src, n)))) return AT_OOM();
     }
     return AT_OK;
@@ -238,6 +238,8 @@ static at_status form_groups(fuser *f)
         case AT_NET_PAD:
         case AT_NET_REDUCE_MEAN:
         case AT_NET_TRANSPOSE:
+        case AT_NET_RESIZE:
+        case AT_NET_CONV2D_TRANSPOSE:
             st = on_copy(f, i);
             break;
         case AT_NET_INPUT:

@@ -43,6 +43,8 @@ static const char *const op_names[AT_NET_OP_COUNT] = {
     [AT_NET_PAD] = "nn.pad",
     [AT_NET_REDUCE_MEAN] = "mean",
     [AT_NET_TRANSPOSE] = "transpose",
+    [AT_NET_RESIZE] = "image.resize2d",
+    [AT_NET_CONV2D_TRANSPOSE] = "nn.conv2d_transpose",
 };
 
 const char *at_net_op_name(at_net_op op)
@@ -54,6 +56,11 @@ const char *at_net_op_name(at_net_op op)
 bool at_net_op_is_anchor(at_net_op op)
 {
     return op == AT_NET_CONV2D || op == AT_NET_DENSE;
+}
+
+bool at_net_op_has_weight(at_net_op op)
+{
+    return at_net_op_is_anchor(op) || op == AT_NET_CONSTANT || op == AT_NET_CONV2D_TRANSPOSE;
 }
 
 float *at_net_floats(int64_t n)
@@ -262,6 +269,7 @@ static int64_t weight_numel(const at_net_node *n, const at_net_node *in)
     if (n->op == AT_NET_CONV2D)
         return n->attrs.channels * (in->shape[1] / n->attrs.groups) * n->attrs.kernel[0] * n->attrs.kernel[1];
     if (n->op == AT_NET_DENSE) return n->attrs.channels * in->shape[1];
+    if (n->op == AT_NET_CONV2D_TRANSPOSE) return in->shape[1] * n->attrs.channels * n->attrs.kernel[0] * n->attrs.kernel[1];
     if (n->op == AT_NET_CONSTANT) return at_net_node_numel(n);
     return 0;
 }
@@ -278,7 +286,8 @@ static at_status make_params(const at_net *net, at_net_node *n, const at_net_nod
     bool ok = true;
     switch (n->op) {
     case AT_NET_CONV2D:
-    case AT_NET_DENSE: {
+    case AT_NET_DENSE:
+    case AT_NET_CONV2D_TRANSPOSE: {
         int64_t fan_in = weight_numel(n, in) / n->attrs.channels;
         double a = sqrt(6.0 / (double)fan_in);
         ok = (n->weight = draw(net, n->name, "weight", weight_numel(n, in), -a, a)) != NULL;
@@ -316,6 +325,7 @@ static at_status make_params(const at_net *net, at_net_node *n, const at_net_nod
     case AT_NET_PAD:
     case AT_NET_REDUCE_MEAN:
     case AT_NET_TRANSPOSE:
+    case AT_NET_RESIZE:
     case AT_NET_OP_COUNT:
         break;
     }
@@ -516,6 +526,22 @@ static at_status infer(const at_net *net, at_net_node *n, const char *who)
     case AT_NET_TRANSPOSE:
         AT_TRY(transpose_shape(n, in, who));
         break;
+    case AT_NET_CONV2D_TRANSPOSE:
+        if (in->ndim != 4) return BAD("%s: conv2d_transpose takes a 4-D input", who);
+        if (a->channels < 1 || a->kernel[0] < 1 || a->kernel[1] < 1 || a->out_size[0] < 1 || a->out_size[1] < 1)
+            return BAD("%s: conv2d_transpose needs channels, a kernel size and an output size", who);
+        if (a->groups != 1) return BAD("%s: conv2d_transpose of groups %" PRId64 " (1 only)", who, a->groups);
+        n->shape[1] = a->channels;
+        n->shape[2] = a->out_size[0];
+        n->shape[3] = a->out_size[1];
+        break;
+    case AT_NET_RESIZE:
+        if (in->ndim != 4) return BAD("%s: resize2d takes a 4-D input", who);
+        for (int k = 0; k < 2; k++)
+            if (a->resize.out[k] < 1 || !(a->resize.q[k] != 0)) return BAD("%s: resize2d to an empty or undefined extent", who);
+        n->shape[2] = a->resize.out[0];
+        n->shape[3] = a->resize.out[1];
+        break;
     case AT_NET_RESHAPE: {
         if (a->to_ndim != 2 && a->to_ndim != 4) return BAD("%s: reshape to %zu dims (2 or 4)", who, a->to_ndim);
         int64_t e = 1;
@@ -588,7 +614,7 @@ at_status at_net_append(at_net *net, at_net_op op, const char *name, const size_
 static float **param_slot(at_net_node *n, at_net_param p)
 {
     switch (p) {
-    case AT_NET_WEIGHT: return at_net_op_is_anchor(n->op) || n->op == AT_NET_CONSTANT ? &n->weight : NULL;
+    case AT_NET_WEIGHT: return at_net_op_has_weight(n->op) ? &n->weight : NULL;
     case AT_NET_BIAS:
         return n->op == AT_NET_BIAS_ADD || (at_net_op_is_anchor(n->op) && n->epi.bias) ? &n->bias : NULL;
     case AT_NET_GAMMA: return n->op == AT_NET_BATCH_NORM ? &n->gamma : NULL;

@@ -79,12 +79,22 @@ void at_net_act_ref(const at_net_node *n, const float *x, float *y);
 /* The same as an IR program. Signature: x, y. */
 at_status at_net_prog_activation(at_arena *arena, const at_net_node *n, const at_ir_program **out);
 
-/* ---- layout and broadcasting ops: binary, pad, transpose, reduce_mean (tensor_ops.c) ---- */
+/* ---- layout and broadcasting ops: binary, pad, transpose, reduce_mean, resize2d (tensor_ops.c) ---- */
 
 /* n's output y from its inputs' values in[], in double precision. */
 void at_net_tensor_ref(const at_net *net, const at_net_node *n, const float *const *in, float *y);
 /* The same as an IR program. Signature: x, [b (binary's second operand)], y. */
 at_status at_net_prog_tensor(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);
+
+/* ---- conv2d_transpose (conv_transpose.c) ---- */
+
+/* y from x and n->weight [C_in, channels, KH, KW], in double precision (bias: a bias_add after). */
+void at_net_conv_transpose_ref(const at_net *net, const at_net_node *n, const float *x, float *y);
+/* The same as an IR program, one work-item per output element. Signature: x, w, y. */
+at_status at_net_prog_conv_transpose(at_arena *arena, const at_net *net, const at_net_node *n,
+                                     const at_ir_program **out);
+/* True for the ops whose node holds a weight tensor (anchors, constant, conv2d_transpose). */
+bool at_net_op_has_weight(at_net_op op);
 
 /* ---- ONNX shapes of imported networks (graph.c; fuse.c carries them to the fused form) ---- */
 

@@ -47,6 +47,8 @@ typedef enum at_net_op {
     AT_NET_PAD,               /* nn.pad by attrs.pad_nd in attrs.pad_mode (constant: attrs.alpha); negative pads crop */
     AT_NET_REDUCE_MEAN,       /* mean over the axes of attrs.axes, each kept as an extent of 1 */
     AT_NET_TRANSPOSE,         /* transpose: output axis k is input axis attrs.perm[k] */
+    AT_NET_RESIZE,            /* image.resize2d of a 4-D NCHW tensor's H and W (attrs.resize) */
+    AT_NET_CONV2D_TRANSPOSE,  /* nn.conv2d_transpose, groups 1: not an anchor (no tuning template) */
     AT_NET_OP_COUNT
 } at_net_op;
 
@@ -82,6 +84,24 @@ typedef enum at_net_pad_mode {
     AT_NET_PAD_MODE_COUNT
 } at_net_pad_mode;
 
+/* How AT_NET_RESIZE samples (ONNX Resize's mode and nearest_mode). */
+typedef enum at_net_resize_mode { AT_NET_RESIZE_NEAREST = 0, AT_NET_RESIZE_LINEAR } at_net_resize_mode;
+typedef enum at_net_round {
+    AT_NET_ROUND_PREFER_FLOOR = 0, AT_NET_ROUND_PREFER_CEIL, AT_NET_ROUND_FLOOR, AT_NET_ROUND_CEIL
+} at_net_round;
+
+/* resize: per spatial axis k (0: H, 1: W) the output extent out[k] and the source coordinate of
+ * output coordinate o, x = ((o + a[k]) * p[k]) / q[k] + b[k] in double (every ONNX
+ * coordinate_transformation_mode but tf_crop_and_resize is this form). nearest: x's integer
+ * part when x is whole, else rounded by round; linear: (1 - r) v[floor x] + r v[floor x + 1],
+ * r = x - floor x, rows first; either way indices clamped to the input (ONNX's edge padding). */
+typedef struct at_net_resize {
+    at_net_resize_mode mode;
+    at_net_round       round;
+    int64_t            out[2];
+    double             a[2], p[2], q[2], b[2];
+} at_net_resize;
+
 /* Attributes of a node; zero fields take the defaults noted (relay's). */
 typedef struct at_net_attrs {
     int64_t channels;    /* conv2d output channels, dense units */
@@ -104,6 +124,9 @@ typedef struct at_net_attrs {
     at_net_pad_mode pad_mode;
     int64_t perm[4];         /* transpose: a permutation of 0..ndim-1 */
     unsigned axes;           /* reduce_mean: bit k reduces axis k (at least one bit) */
+    at_net_resize resize;    /* resize */
+    int64_t out_size[2];     /* conv2d_transpose: output H, W (kernel, stride, dilation, channels and
+                                the begin pads pad[0], pad[1] as conv2d's; the rest is implied) */
 } at_net_attrs;
 
 /* Element-wise ops fused after an anchor (or a SCALE_SHIFT), applied in field order. */
@@ -128,7 +151,8 @@ typedef struct at_net_node {
     at_net_attrs    attrs;  /* defaults filled in */
     at_net_epilogue epi;    /* fused graphs: conv2d, dense, scale_shift */
     /* Parameters (NULL when the network was built without them), owned by the node:
-     * weight  conv2d [channels, C_in / groups, KH, KW], dense [units, K], constant [its shape];
+     * weight  conv2d [channels, C_in / groups, KH, KW], dense [units, K], constant [its shape],
+     *         conv2d_transpose [C_in, channels, KH, KW];
      * bias    [channels] for bias_add, and for conv2d / dense when epi.bias;
      * gamma, beta, mean, var  batch_norm [C] (gamma unused when attrs.no_scale);
      * scale, shift            scale_shift [C] (unfused graphs may hold it: a per-channel Mul / Div). */
@@ -218,7 +242,7 @@ typedef struct at_net_onnx_opts {
  * unfused network with the model's weights (net->params true). Opsets 7-18; the operators
  * README's table lists. Constant subgraphs are folded at import. *out owned by the caller.
  * AT_EPARSE (not an ONNX model, truncated), AT_EUNSUPPORTED (an operator, attribute or shape
- * the graph cannot hold: "m.onnx: node 'Resize_12' (Resize, opset 13): operator not
+ * the graph cannot hold: "m.onnx: node 'Einsum_12' (Einsum, opset 13): operator not
  * supported"), AT_EINVAL (a missing initializer, shapes that do not fit), AT_EIO, AT_ENOMEM. */
 at_status at_net_onnx_parse(const uint8_t *bytes, size_t len, const char *label, const char *dir,
                             const at_net_opts *opts, const at_net_onnx_opts *xo, at_net **out);

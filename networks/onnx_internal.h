@@ -36,7 +36,7 @@ typedef struct ox {
     const Onnx__NodeProto *cur; /* the node being converted, for errors */
 } ox;
 
-/* "m.onnx: node 'Resize_12' (Resize, opset 13): <detail>", status code. */
+/* "m.onnx: node 'Einsum_12' (Einsum, opset 13): <detail>", status code. */
 at_status ox_fail(const ox *o, at_status code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The value named name (an input of the current node); NULL with the error set in *st. */

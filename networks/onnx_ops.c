@@ -873,6 +873,178 @@ static at_status op_reduce_mean(ox *o)
     return reshaped(o, &red, k, dims);
 }
 
+/* ---- ConvTranspose ------------------------------------------------------------------------------ */
+
+/* 2-D, groups 1: pads from pads, auto_pad or output_shape as ONNX's reference computes them (the
+ * output extent is s * (in - 1) + output_padding + span - pads, or output_shape itself). */
+static at_status op_conv_transpose(ox *o)
+{
+    IN(0, x);
+    AT_TRY(need_runtime(o, x));
+    const ox_value *w = ox_in(o, 1, &st_);
+    if (!w) return st_;
+    AT_TRY(need_const(o, w, "weight"));
+    if (x->rank != 4 || w->rank != 4) return UNSUP("only 2-D transposed convolutions (4-D input and weight) are supported");
+    if (ox_attr_i(o, "group", 1) != 1) return UNSUP("group %" PRId64 " (1 only)", ox_attr_i(o, "group", 1));
+    if (w->dims[0] != x->dims[1])
+        return ox_fail(o, AT_EINVAL, "weight [%" PRId64 ", ...] does not fit %" PRId64 " input channels", w->dims[0], x->dims[1]);
+    const int64_t *v;
+    size_t nk = ox_attr_ints(o, "kernel_shape", &v);
+    if (nk && (nk != 2 || v[0] != w->dims[2] || v[1] != w->dims[3])) return ox_fail(o, AT_EINVAL, "kernel_shape differs from the weight's");
+    at_net_attrs a = {.channels = w->dims[1], .groups = 1, .kernel = {w->dims[2], w->dims[3]},
+                      .stride = {1, 1}, .dilation = {1, 1}};
+    size_t n;
+    int64_t opad[2] = {0, 0}, oshape[2] = {0, 0}, pads[4] = {0, 0, 0, 0};
+    if ((n = ox_attr_ints(o, "strides", &v))) {
+        if (n != 2) return UNSUP("strides of %zu dims", n);
+        a.stride[0] = v[0], a.stride[1] = v[1];
+    }
+    if ((n = ox_attr_ints(o, "dilations", &v))) {
+        if (n != 2) return UNSUP("dilations of %zu dims", n);
+        a.dilation[0] = v[0], a.dilation[1] = v[1];
+    }
+    if ((n = ox_attr_ints(o, "output_padding", &v))) {
+        if (n != 2) return UNSUP("output_padding of %zu dims", n);
+        opad[0] = v[0], opad[1] = v[1];
+    }
+    bool has_pads = (n = ox_attr_ints(o, "pads", &v)) != 0;
+    if (has_pads) {
+        if (n != 4) return UNSUP("pads of %zu values", n);
+        memcpy(pads, v, sizeof pads);
+    }
+    bool has_shape = (n = ox_attr_ints(o, "output_shape", &v)) != 0;
+    if (has_shape) {
+        if (n != 2) return UNSUP("output_shape of %zu dims (give H and W)", n);
+        oshape[0] = v[0], oshape[1] = v[1];
+    }
+    char buf[32];
+    const char *ap = ox_attr_s(o, "auto_pad", "NOTSET", buf, sizeof buf);
+    bool same = !strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER");
+    if (!same && strcmp(ap, "NOTSET") && strcmp(ap, "VALID")) return UNSUP("auto_pad '%s'", ap);
+    for (int d = 0; d < 2; d++) {
+        if (a.stride[d] < 1 || a.dilation[d] < 1) return ox_fail(o, AT_EINVAL, "strides and dilations must be >= 1");
+        int64_t span = (a.kernel[d] - 1) * a.dilation[d] + 1, full = a.stride[d] * (x->dims[2 + d] - 1) + opad[d] + span;
+        if (same && !has_pads) {
+            int64_t want = has_shape ? oshape[d] : x->dims[2 + d] * a.stride[d], total = full - want;
+            int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2); /* Python's floor division */
+            pads[d] = !strcmp(ap, "SAME_UPPER") ? half : total - half;
+            pads[2 + d] = total - pads[d];
+        }
+        a.pad[d] = pads[d];
+        a.out_size[d] = has_shape ? oshape[d] : full - pads[d] - pads[2 + d];
+        if (a.pad[d] < 0 || a.out_size[d] < 1) return ox_fail(o, AT_EINVAL, "the output extent or its padding is negative");
+    }
+    size_t node;
+    AT_TRY(ox_append(o, AT_NET_CONV2D_TRANSPOSE, NULL, &x->node, 1, &a, &node));
+    AT_TRY(at_net_set_param(o->net, node, AT_NET_WEIGHT, w->f));
+    if (ox_has_in(o, 2)) {
+        const ox_value *bv = ox_in(o, 2, &st_);
+        if (!bv) return st_;
+        AT_TRY(need_const(o, bv, "bias"));
+        if (bv->numel != a.channels) return ox_fail(o, AT_EINVAL, "bias of %" PRId64 " values for %" PRId64 " channels", bv->numel, a.channels);
+        size_t bn;
+        AT_TRY(ox_append(o, AT_NET_BIAS_ADD, "bias", &node, 1, NULL, &bn));
+        AT_TRY(at_net_set_param(o->net, bn, AT_NET_BIAS, bv->f));
+        node = bn;
+    }
+    int64_t dims[4] = {x->dims[0], a.channels, a.out_size[0], a.out_size[1]};
+    return ox_out_node(o, 0, node, 4, dims);
+}
+
+/* ---- Resize, Upsample ------------------------------------------------------------------------- */
+
+/* x = ((o + a) * p) / q + b per coordinate_transformation_mode (ONNX's reference formulas, with
+ * the resized length as scale * input length, not rounded: align_corners depends on it). */
+static void resize_axis(const char *mode, int64_t in, double scale, at_net_resize *r, int k)
+{
+    double len = scale * (double)in;
+    r->a[k] = 0, r->p[k] = 1, r->q[k] = scale, r->b[k] = 0;
+    if (!strcmp(mode, "half_pixel")) {
+        r->a[k] = 0.5, r->b[k] = -0.5;
+    } else if (!strcmp(mode, "pytorch_half_pixel")) {
+        if (r->out[k] > 1) r->a[k] = 0.5, r->b[k] = -0.5;
+        else r->p[k] = 0, r->q[k] = 1, r->b[k] = -0.5;
+    } else if (!strcmp(mode, "align_corners")) {
+        if (len == 1) r->p[k] = 0, r->q[k] = 1;
+        else r->p[k] = (double)(in - 1), r->q[k] = len - 1;
+    } else if (!strcmp(mode, "tf_half_pixel_for_nn")) {
+        r->a[k] = 0.5;
+    }
+    /* asymmetric: the defaults */
+}
+
+/* Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample (7: scales attribute;
+ * 9: X, scales) of H and W of a 4-D tensor, nearest or linear. */
+static at_status op_resize(ox *o)
+{
+    IN(0, x);
+    AT_TRY(need_runtime(o, x));
+    if (x->rank != 4) return UNSUP("an input of rank %zu (2-D NCHW only)", x->rank);
+    bool upsample = !strcmp(o->cur->op_type, "Upsample");
+    char buf[32], cbuf[32], nbuf[32];
+    const char *mode = ox_attr_s(o, "mode", "nearest", buf, sizeof buf);
+    const char *coord = upsample || o->opset < 11 ? "asymmetric"
+                                                  : ox_attr_s(o, "coordinate_transformation_mode", "half_pixel", cbuf, sizeof cbuf);
+    const char *nearest = upsample || o->opset < 11 ? "floor" : ox_attr_s(o, "nearest_mode", "round_prefer_floor", nbuf, sizeof nbuf);
+    static const char *const coords[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                                         "tf_half_pixel_for_nn"};
+    size_t ci = 0;
+    while (ci < 5 && strcmp(coord, coords[ci])) ci++;
+    if (ci == 5) return UNSUP("coordinate_transformation_mode '%s'", coord);
+    at_net_attrs a = {0};
+    at_net_resize *r = &a.resize;
+    if (!strcmp(mode, "linear")) r->mode = AT_NET_RESIZE_LINEAR;
+    else if (strcmp(mode, "nearest")) return UNSUP("mode '%s' (nearest and linear only)", mode);
+    static const char *const rounds[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+    size_t ri = 0;
+    while (ri < 4 && strcmp(nearest, rounds[ri])) ri++;
+    if (ri == 4) return UNSUP("nearest_mode '%s'", nearest);
+    r->round = (at_net_round)ri;
+    if (ox_attr_i(o, "antialias", 0)) return UNSUP("antialias");
+    if (ox_attr_ints(o, "axes", &(const int64_t *){NULL})) return UNSUP("the axes attribute");
+    double scale[4] = {1, 1, 1, 1};
+    int64_t dims[4];
+    memcpy(dims, x->dims, sizeof dims);
+    size_t k_scales = upsample || o->opset < 11 ? 1 : 2;
+    const ox_value *sv = NULL, *zv = NULL;
+    if (upsample && o->opset < 9) {
+        const float *f = NULL;
+        const Onnx__AttributeProto *at = NULL;
+        for (size_t i = 0; i < o->cur->n_attribute; i++)
+            if (!strcmp(o->cur->attribute[i]->name, "scales")) at = o->cur->attribute[i];
+        if (!at || at->n_floats != 4) return ox_fail(o, AT_EINVAL, "scales must give 4 values");
+        f = at->floats;
+        for (int d = 0; d < 4; d++) scale[d] = f[d];
+    } else {
+        at_status st = AT_OK;
+        if (ox_has_in(o, k_scales) && !(sv = ox_in(o, k_scales, &st))) return st;
+        if (!upsample && o->opset >= 11 && ox_has_in(o, 3) && !(zv = ox_in(o, 3, &st))) return st;
+        if (sv) AT_TRY(need_const(o, sv, "scales"));
+        if (zv) AT_TRY(need_const(o, zv, "sizes"));
+        if (sv && sv->numel == 0) sv = NULL; /* an empty scales beside sizes */
+        if (!sv == !zv) return ox_fail(o, AT_EINVAL, "give exactly one of scales and sizes");
+        const ox_value *v = sv ? sv : zv;
+        if (v->numel != 4) return ox_fail(o, AT_EINVAL, "%s must give 4 values", sv ? "scales" : "sizes");
+        for (int d = 0; d < 4; d++) {
+            if (zv) dims[d] = ox_ci(zv, d);
+            scale[d] = zv ? (double)dims[d] / (double)x->dims[d] : ox_cf(sv, d);
+        }
+    }
+    for (int d = 0; d < 4; d++) {
+        if (!(scale[d] > 0)) return ox_fail(o, AT_EINVAL, "scale %g of axis %d is not positive", scale[d], d);
+        if (sv || (upsample && o->opset < 9)) dims[d] = (int64_t)floor((double)x->dims[d] * scale[d]);
+        if (dims[d] < 1) return ox_fail(o, AT_EINVAL, "axis %d resized to %" PRId64, d, dims[d]);
+    }
+    if (dims[0] != x->dims[0] || dims[1] != x->dims[1]) return UNSUP("resizing N or C (H and W only)");
+    for (int k = 0; k < 2; k++) {
+        r->out[k] = dims[2 + k];
+        resize_axis(coord, x->dims[2 + k], scale[2 + k], r, k);
+    }
+    size_t node;
+    AT_TRY(ox_append(o, AT_NET_RESIZE, NULL, &x->node, 1, &a, &node));
+    return ox_out_node(o, 0, node, 4, dims);
+}
+
 /* ---- the table ---- */
 
 static const struct {
@@ -886,6 +1058,7 @@ static const struct {
     {"Concat", op_concat},
     {"Constant", op_constant},
     {"Conv", op_conv},
+    {"ConvTranspose", op_conv_transpose},
     {"Div", op_div},
     {"Dropout", op_identity},
     {"Flatten", op_flatten},
@@ -903,6 +1076,7 @@ static const struct {
     {"ReduceMean", op_reduce_mean},
     {"Relu", op_relu},
     {"Reshape", op_reshape},
+    {"Resize", op_resize},
     {"Shape", op_shape},
     {"Sigmoid", op_sigmoid},
     {"Softmax", op_softmax},
@@ -910,6 +1084,7 @@ static const struct {
     {"Sub", op_sub},
     {"Transpose", op_transpose},
     {"Unsqueeze", op_unsqueeze},
+    {"Upsample", op_resize},
 };
 
 ox_convert_fn ox_find_op(const char *type)

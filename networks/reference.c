@@ -159,7 +159,11 @@ static void run_node(const at_net *net, const at_net_node *n, const float *const
     case AT_NET_PAD:
     case AT_NET_TRANSPOSE:
     case AT_NET_REDUCE_MEAN:
+    case AT_NET_RESIZE:
         at_net_tensor_ref(net, n, in, y);
+        break;
+    case AT_NET_CONV2D_TRANSPOSE:
+        at_net_conv_transpose_ref(net, n, x, y);
         break;
     case AT_NET_CONSTANT:
         memcpy(y, n->weight, (size_t)total * sizeof *y);

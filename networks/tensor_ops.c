@@ -1,7 +1,8 @@
 /* The layout and broadcasting ops ONNX models bring (binary with numpy broadcasting, pad,
- * transpose, reduce_mean): each output element found from its coordinates in the node's 2-D or
- * 4-D shape. The reference (plain C, double accumulation) and the IR program (one work-item per
+ * transpose, reduce_mean, resize2d): each output element found from its coordinates in the node's
+ * 2-D or 4-D shape. The reference (plain C, double accumulation) and the IR program (one work-item per
  * output element) are written side by side so the two index mappings cannot drift apart. */
+#include <math.h>
 #include <string.h>
 
 #include "networks/internal.h"
@@ -47,6 +48,49 @@ static double binary_ref(at_net_bin op, double x, double y)
     return 0;
 }
 
+/* Resize axis k: the two source indices (clamped) of output coordinate o and the weight of the
+ * second; nearest gives one index twice and weight 0. */
+static void resize_src(const at_net_resize *r, int k, int64_t o, int64_t ext, int64_t idx[2], double *w)
+{
+    double x = (((double)o + r->a[k]) * r->p[k]) / r->q[k] + r->b[k], f = floor(x), frac = x - f;
+    idx[0] = (int64_t)f;
+    idx[1] = idx[0] + 1;
+    if (r->mode == AT_NET_RESIZE_NEAREST) {
+        bool up = frac != 0 && (r->round == AT_NET_ROUND_CEIL || (r->round == AT_NET_ROUND_PREFER_FLOOR && frac > 0.5) ||
+                                (r->round == AT_NET_ROUND_PREFER_CEIL && frac >= 0.5));
+        idx[0] = idx[1] = up ? idx[1] : idx[0];
+        frac = 0;
+    }
+    for (int j = 0; j < 2; j++) idx[j] = idx[j] < 0 ? 0 : idx[j] >= ext ? ext - 1 : idx[j];
+    *w = frac;
+}
+
+static void resize_ref(const at_net_node *n, const at_net_node *x, const float *in, float *y)
+{
+    const at_net_resize *r = &n->attrs.resize;
+    int64_t ih = x->shape[2], iw = x->shape[3], oh = n->shape[2], ow = n->shape[3], planes = n->shape[0] * n->shape[1];
+    for (int64_t pl = 0; pl < planes; pl++)
+        for (int64_t oy = 0; oy < oh; oy++) {
+            int64_t ys[2], xs[2];
+            double wy, wx;
+            resize_src(r, 0, oy, ih, ys, &wy);
+            for (int64_t ox = 0; ox < ow; ox++) {
+                resize_src(r, 1, ox, iw, xs, &wx);
+                const float *p = in + pl * ih * iw;
+                double v;
+                if (r->mode == AT_NET_RESIZE_NEAREST) {
+                    v = p[ys[0] * iw + xs[0]];
+                } else {
+                    /* along W within each row, then along H (ONNX's order) */
+                    double r0 = (1 - wx) * p[ys[0] * iw + xs[0]] + wx * p[ys[0] * iw + xs[1]];
+                    double r1 = (1 - wx) * p[ys[1] * iw + xs[0]] + wx * p[ys[1] * iw + xs[1]];
+                    v = (1 - wy) * r0 + wy * r1;
+                }
+                y[(pl * oh + oy) * ow + ox] = (float)v;
+            }
+        }
+}
+
 void at_net_tensor_ref(const at_net *net, const at_net_node *n, const float *const *in, float *y)
 {
     const at_net_node *x = at_net_node_at(net, n->inputs[0]);
@@ -85,6 +129,8 @@ void at_net_tensor_ref(const at_net *net, const at_net_node *n, const float *con
             for (size_t d = 0; d < n->ndim; d++) src += coord(n, so, i, d) * sx[a->perm[d]];
             y[i] = in[0][src];
         }
+    } else if (n->op == AT_NET_RESIZE) {
+        resize_ref(n, x, in[0], y);
     } else {
         AT_ASSERT(n->op == AT_NET_REDUCE_MEAN);
         int64_t count = at_net_node_numel(x) / total;
@@ -211,6 +257,53 @@ static const at_ir_stmt *reduce_ir(at_ir_sched *s, const at_net_node *n, const a
     return at_ir_seq(s, items, 3);
 }
 
+/* resize_src in float32 IR: idx[0..2) and the weight w of idx[1]. */
+static void resize_src_ir(at_ir_sched *s, const at_net_resize *r, int k, E o, int64_t ext, E idx[2], E *w)
+{
+    E x = at_ir_add(s, at_ir_div(s, at_ir_mul(s, at_ir_add(s, at_ir_cast(s, AT_IR_F32, o), at_ir_f32(s, r->a[k])),
+                                              at_ir_f32(s, r->p[k])),
+                                 at_ir_f32(s, r->q[k])),
+                    at_ir_f32(s, r->b[k]));
+    E f = at_ir_call(s, "floor", AT_IR_F32, &x, 1), frac = at_ir_sub(s, x, f);
+    E lo = at_ir_cast(s, AT_IR_I32, f), hi = at_ir_add(s, lo, i32(s, 1));
+    if (r->mode == AT_NET_RESIZE_NEAREST) {
+        E half = at_ir_f32(s, 0.5), up;
+        if (r->round == AT_NET_ROUND_FLOOR) up = NULL;
+        else if (r->round == AT_NET_ROUND_CEIL) up = at_ir_bin(s, AT_IR_NE, frac, at_ir_f32(s, 0));
+        else up = at_ir_bin(s, r->round == AT_NET_ROUND_PREFER_FLOOR ? AT_IR_GT : AT_IR_GE, frac, half);
+        E v = up ? at_ir_select(s, up, hi, lo) : lo;
+        idx[0] = idx[1] = clamp_ir(s, v, 0, ext - 1);
+        *w = NULL;
+        return;
+    }
+    idx[0] = clamp_ir(s, lo, 0, ext - 1);
+    idx[1] = clamp_ir(s, hi, 0, ext - 1);
+    *w = frac;
+}
+
+/* x[base + yy * iw + xx] */
+static E pixel(at_ir_sched *s, const at_ir_buffer *xb, E base, int64_t iw, E yy, E xx)
+{
+    return at_ir_load(s, xb, at_ir_add(s, base, at_ir_add(s, at_ir_mul(s, yy, i32(s, iw)), xx)), 1);
+}
+
+static const at_ir_stmt *resize_ir(at_ir_sched *s, const at_net_node *n, const at_net_node *x, const at_ir_buffer *xb,
+                                   const at_ir_buffer *yb, E i)
+{
+    const at_net_resize *r = &n->attrs.resize;
+    int64_t ih = x->shape[2], iw = x->shape[3], oh = n->shape[2], ow = n->shape[3];
+    E ox = at_ir_mod(s, i, i32(s, ow)), oy = at_ir_mod(s, at_ir_div(s, i, i32(s, ow)), i32(s, oh));
+    E base = at_ir_mul(s, at_ir_div(s, i, i32(s, oh * ow)), i32(s, ih * iw));
+    E ys[2], xs[2], wy, wx;
+    resize_src_ir(s, r, 0, oy, ih, ys, &wy);
+    resize_src_ir(s, r, 1, ox, iw, xs, &wx);
+    if (r->mode == AT_NET_RESIZE_NEAREST) return at_ir_store(s, yb, i, pixel(s, xb, base, iw, ys[0], xs[0]));
+    E one = at_ir_f32(s, 1), vx = at_ir_sub(s, one, wx), vy = at_ir_sub(s, one, wy);
+    E r0 = at_ir_add(s, at_ir_mul(s, vx, pixel(s, xb, base, iw, ys[0], xs[0])), at_ir_mul(s, wx, pixel(s, xb, base, iw, ys[0], xs[1])));
+    E r1 = at_ir_add(s, at_ir_mul(s, vx, pixel(s, xb, base, iw, ys[1], xs[0])), at_ir_mul(s, wx, pixel(s, xb, base, iw, ys[1], xs[1])));
+    return at_ir_store(s, yb, i, at_ir_add(s, at_ir_mul(s, vy, r0), at_ir_mul(s, wy, r1)));
+}
+
 at_status at_net_prog_tensor(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out)
 {
     *out = NULL;
@@ -239,6 +332,8 @@ at_status at_net_prog_tensor(at_arena *arena, const at_net *net, const at_net_no
         for (size_t d = 0; d < n->ndim; d++)
             if (n->shape[d] != 1) src = at_ir_add(s, src, at_ir_mul(s, coord_ir(s, n, so, iv, d), i32(s, sx[n->attrs.perm[d]])));
         body = at_ir_store(s, yb, iv, at_ir_load(s, xb, src, 1));
+    } else if (n->op == AT_NET_RESIZE) {
+        body = resize_ir(s, n, x, xb, yb, iv);
     } else {
         AT_ASSERT(n->op == AT_NET_REDUCE_MEAN);
         body = reduce_ir(s, n, x, xb, yb, iv);

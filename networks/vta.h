@@ -29,9 +29,15 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "networks/net.h"
 #include "templates/template.h"
 
-enum { AT_NET_VTA_BLOCK = 16, AT_NET_VTA_INPUT_SHIFT = 4 /* int8 activations: x = q * 2^-4 */ };
+enum {
+    AT_NET_VTA_BLOCK = 16,
+    AT_NET_VTA_INPUT_SHIFT = 4, /* int8 activations: x = q * 2^-4 */
+    AT_NET_VTA_STEM_C = 64,     /* the stem conv's output channels (the host layers are built for it) */
+    AT_NET_VTA_MAX_FEAT = 4096  /* channels of the last packed value (the head's features) */
+};
 
 typedef enum at_net_vta_kind { AT_NET_VTA_CONV = 0, AT_NET_VTA_ADD } at_net_vta_kind;
 
@@ -40,7 +46,8 @@ typedef enum at_net_vta_kind { AT_NET_VTA_CONV = 0, AT_NET_VTA_ADD } at_net_vta_
 typedef struct at_net_vta_layer {
     at_net_vta_kind kind;
     char            name[40];  /* "stage2_unit1_conv1", "..._conv2", "..._downsample", "..._add" */
-    size_t          in[2];     /* values read: conv in[0]; add in[0] residual, in[1] body */
+    size_t          in[2];     /* values read: conv in[0]; add in[0], in[1] in the add's call order
+                                  (the zoo: residual first, as Gluon writes residual + x) */
     int64_t         c_b, h, w; /* input channel blocks, rows, columns */
     int64_t         co_b, oh, ow;
     int64_t         k, stride, pad;  /* conv: square kernel, stride and symmetric padding */
@@ -59,19 +66,47 @@ typedef struct at_net_vta_opts {
     uint64_t seed;        /* weights */
     bool     no_weights;  /* shapes and tasks only (extraction, tuning): no parameters, and the
                              executors refuse the network */
+    /* ONNX models: the input's shape as at_net_opts takes it (--input-shape NAME=1,3,224,224);
+     * input_rank 0 keeps the model's, or gives [1, 3, image_hw, image_hw] when image_hw is set.
+     * num_classes does not apply (the model's dense layer has its own). */
+    const char *input_name;
+    int64_t     input_shape[4];
+    size_t      input_rank;
 } at_net_vta_opts;
 
 typedef struct at_net_vta at_net_vta;
 
-/* Builds network `name` ("resnet-18" or "resnet18_v1") with weights and its task list. *out owned
- * by the caller (at_net_vta_free). AT_ENOTFOUND (another name), AT_EINVAL (an image size that is
- * not a positive multiple of 32, a weight scale whose requant shift leaves 1..15), AT_ENOMEM, and
- * at_task_new's statuses. */
+/* Builds network `name` ("resnet-18" or "resnet18_v1"; a path ending in ".onnx": at_net_vta_import)
+ * with weights and its task list. *out owned by the caller (at_net_vta_free). AT_ENOTFOUND (another
+ * name), AT_EINVAL (an image size that is not a positive multiple of 32, a weight scale whose
+ * requant shift leaves 1..15), AT_ENOMEM, and at_task_new's statuses. */
 at_status at_net_vta_build(const char *name, const at_net_vta_opts *opts, at_net_vta **out);
 void      at_net_vta_free(at_net_vta *n);
 
-/* True for the names at_net_vta_build knows. */
+/* True for the names at_net_vta_build knows (the zoo's and any "*.onnx" path). */
 bool at_net_vta_knows(const char *name);
+/* True for a name ending in ".onnx". */
+bool at_net_vta_is_onnx(const char *name);
+
+/* ---- imported models (networks/vta_onnx.c) ------------------------------------------------- */
+
+/* Lowers a fused network (at_net_fuse; an imported ONNX model) to the VTA form when it quantizes
+ * as the zoo's resnet18_v1 does: input [1, 3, N, N] (N a multiple of 4); the stem conv 3 -> 64
+ * 7x7/2 pad 3 (+ bias) + relu kept in float on the CPU; max_pool2d 3x3/2 pad 1; then the packed
+ * region, int8 convs (groups 1, channels multiples of 16, square kernel, one stride, symmetric
+ * padding, no dilation; + bias, relu) and adds of two packed values (relu after either kind), a
+ * conv's fused residual add becoming a layer of its own; global_avg_pool2d of the last packed
+ * value, flatten, and the output dense (+ bias) on the CPU. Weights (folded BN) quantize as the
+ * zoo's; the tasks are the same walk, so an equal layer structure gives equal tasks.
+ * opts: no_weights only (the shape came with net). *out owned by the caller.
+ * AT_EUNSUPPORTED: a node outside that form, one line naming the network, the node, its op and
+ * why ("m.onnx: node 'Sigmoid_4' (sigmoid): not quantizable for VTA: ..."); AT_EINVAL (weight
+ * scales outside the requant range, more than 64 packed layers), AT_ENOMEM. */
+at_status at_net_vta_from_net(const at_net *net, const at_net_vta_opts *opts, at_net_vta **out);
+
+/* Imports path (at_net_load with opts' input shape) and lowers it (at_net_vta_from_net). Statuses
+ * as both. */
+at_status at_net_vta_import(const char *path, const at_net_vta_opts *opts, at_net_vta **out);
 
 /* True for "vta" and for TVM target strings of the VTA device ("ext_dev -device=vta ..."): the
  * CLI's --target values that select this network form. */
@@ -82,9 +117,10 @@ size_t                  at_net_vta_n_layers(const at_net_vta *n);
 const at_net_vta_layer *at_net_vta_layer_at(const at_net_vta *n, size_t i);
 /* Elements of value v (0 .. n_layers): 16 * C/16 * H * W. */
 int64_t at_net_vta_value_numel(const at_net_vta *n, size_t v);
-/* Input image (3, H, W) floats, and logits. */
+/* Input image (3, H, W) floats, logits, and the head's features (the last value's channels). */
 int64_t at_net_vta_image_numel(const at_net_vta *n);
 int64_t at_net_vta_num_classes(const at_net_vta *n);
+int64_t at_net_vta_feat(const at_net_vta *n);
 
 /* ---- tasks ----------------------------------------------------------------------------------- */
 
@@ -119,10 +155,10 @@ void at_net_vta_head(const at_net_vta *n, const int8_t *last, float *logits);
  *   clipped to +-127): q [64][oh][oh];
  * - max_pool2d 3x3/2 pad 1 on int8 and packing to NCHW1n16c: value 0;
  * - unpack + dequantize + global_avg_pool2d (exact integer sums, then / 16 / plane in double):
- *   feat [512];
+ *   feat [at_net_vta_feat];
  * - dense + bias with double accumulation: logits [num_classes]. */
 /* Stem conv 7x7/2 weights [64][3][7][7] (BN folded; *bias [64]) and the image size; dense
- * weights [classes][512] and *bias [classes]; borrowed (AT_ASSERT at_net_vta_has_weights). */
+ * weights [classes][feat] and *bias [classes]; borrowed (AT_ASSERT at_net_vta_has_weights). */
 const float *at_net_vta_stem_params(const at_net_vta *n, const float **bias, int64_t *hw);
 const float *at_net_vta_dense_params(const at_net_vta *n, const float **bias);
 int64_t   at_net_vta_stem_hw(const at_net_vta *n);

@@ -130,7 +130,7 @@ void at_net_vta_head_pool(const at_net_vta *n, const int8_t *last, float *feat)
 {
     const at_net_vta_layer *l = at_net_vta_layer_at(n, at_net_vta_n_layers(n) - 1);
     int64_t ch = l->co_b * B, plane = l->oh * l->ow;
-    AT_ASSERT(ch == 512);
+    AT_ASSERT(ch == at_net_vta_feat(n));
     /* unpack, dequantize, global_avg_pool2d: an exact integer sum, then two double divisions */
     for (int64_t c = 0; c < ch; c++) {
         double s = 0;
@@ -143,7 +143,7 @@ void at_net_vta_head_dense(const at_net_vta *n, const float *feat, float *logits
 {
     const float *bias;
     const float *w = at_net_vta_dense_params(n, &bias);
-    int64_t ch = 512, classes = at_net_vta_num_classes(n);
+    int64_t ch = at_net_vta_feat(n), classes = at_net_vta_num_classes(n);
     for (int64_t o = 0; o < classes; o++) {
         double s = bias[o];
         for (int64_t c = 0; c < ch; c++) s += (double)feat[c] * w[o * ch + c];
@@ -153,7 +153,7 @@ void at_net_vta_head_dense(const at_net_vta *n, const float *feat, float *logits
 
 void at_net_vta_head(const at_net_vta *n, const int8_t *last, float *logits)
 {
-    float feat[512];
+    float feat[AT_NET_VTA_MAX_FEAT];
     at_net_vta_head_pool(n, last, feat);
     at_net_vta_head_dense(n, feat, logits);
 }

@@ -14,25 +14,7 @@
 #include "networks/vta_internal.h"
 #include "templates/ops.h"
 
-enum { MAX_LAYERS = 32, MAX_TASKS = 32, STEM_C = 64, FEAT_C = 512 };
-
-typedef struct vta_task {
-    at_task *task;
-    char    *args_json;
-    bool     alu;
-} vta_task;
-
-struct at_net_vta {
-    int64_t          hw, classes;
-    bool             weights;
-    at_net_vta_layer layers[MAX_LAYERS];
-    size_t           n_layers;
-    size_t           layer_task[MAX_LAYERS];
-    vta_task         tasks[MAX_TASKS];
-    size_t           n_tasks;
-    /* CPU parts, float: stem conv 7x7/2 (BN folded) [64][3][7][7] + [64]; dense [classes][512] + [classes] */
-    float *stem_w, *stem_b, *dense_w, *dense_b;
-};
+enum { STEM_C = AT_NET_VTA_STEM_C, FEAT_C = 512 };
 
 /* ---- parameters ------------------------------------------------------------------------------- */
 
@@ -90,9 +72,8 @@ static double round_up(double x)
     return floor(x + 0.5);
 }
 
-/* Quantizes a folded conv into layer l: power-of-two weight scale, packed OIHW16o16i int8 weights,
- * int32 bias at the accumulator scale, requant shift 7 - w_exp. */
-static at_status quantize_conv(at_net_vta_layer *l, const float *w, const float *b)
+/* The requant shift is 7 - w_exp: the accumulator scale 2^-4 * 2^(w_exp-7) back to 2^-4. */
+at_status at_net_vta_quantize_conv(at_net_vta_layer *l, const float *w, const float *b)
 {
     const int64_t B = AT_NET_VTA_BLOCK, co = l->co_b * B, ci = l->c_b * B, k = l->k;
     int64_t n = co * ci * k * k;
@@ -124,7 +105,7 @@ static at_status quantize_conv(at_net_vta_layer *l, const float *w, const float 
 static at_status add_conv(at_net_vta *net, uint64_t seed, const char *name, size_t in, int64_t co, int64_t k,
                           int64_t stride, bool relu, size_t *value)
 {
-    AT_ASSERT(net->n_layers < MAX_LAYERS);
+    AT_ASSERT(net->n_layers < AT_NET_VTA_MAX_LAYERS);
     at_net_vta_layer *l = &net->layers[net->n_layers];
     memset(l, 0, sizeof *l);
     l->kind = AT_NET_VTA_CONV;
@@ -149,7 +130,7 @@ static at_status add_conv(at_net_vta *net, uint64_t seed, const char *name, size
     }
     float *w = NULL, *b = NULL;
     AT_TRY(folded_conv(seed, name, co, l->c_b * AT_NET_VTA_BLOCK, k, &w, &b));
-    at_status st = quantize_conv(l, w, b);
+    at_status st = at_net_vta_quantize_conv(l, w, b);
     at_free(w);
     at_free(b);
     *value = net->n_layers;
@@ -158,7 +139,7 @@ static at_status add_conv(at_net_vta *net, uint64_t seed, const char *name, size
 
 static void add_residual(at_net_vta *net, const char *name, size_t residual, size_t body, size_t *value)
 {
-    AT_ASSERT(net->n_layers < MAX_LAYERS);
+    AT_ASSERT(net->n_layers < AT_NET_VTA_MAX_LAYERS);
     at_net_vta_layer *l = &net->layers[net->n_layers++];
     const at_net_vta_layer *p = &net->layers[body - 1];
     memset(l, 0, sizeof *l);
@@ -235,13 +216,13 @@ static at_status layer_task(at_net_vta *net, size_t li, size_t *out)
             *out = i;
             return AT_OK;
         }
-    AT_ASSERT(net->n_tasks < MAX_TASKS);
+    AT_ASSERT(net->n_tasks < AT_NET_VTA_MAX_TASKS);
     char *args = at_strbuf_take(&js);
     if (!args) {
         at_task_free(t);
         return AT_OOM();
     }
-    net->tasks[net->n_tasks] = (vta_task){t, args, alu};
+    net->tasks[net->n_tasks] = (at_net_vta_task_slot){t, args, alu};
     *out = net->n_tasks++;
     return AT_OK;
 }
@@ -259,11 +240,24 @@ static at_status visit(at_net_vta *net, size_t v, bool *seen)
     return AT_OK;
 }
 
+at_status at_net_vta_extract_tasks(at_net_vta *net)
+{
+    bool seen[AT_NET_VTA_MAX_LAYERS + 1] = {false};
+    for (size_t i = 0; i < net->n_layers; i++) net->layer_task[i] = SIZE_MAX;
+    return visit(net, net->n_layers, seen);
+}
+
 /* ---- building --------------------------------------------------------------------------------- */
+
+bool at_net_vta_is_onnx(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return n > 5 && !strcmp(name + n - 5, ".onnx");
+}
 
 bool at_net_vta_knows(const char *name)
 {
-    return name && (!strcmp(name, "resnet-18") || !strcmp(name, "resnet18_v1"));
+    return name && (!strcmp(name, "resnet-18") || !strcmp(name, "resnet18_v1") || at_net_vta_is_onnx(name));
 }
 
 /* The float stem (conv0 + BN folded) and dense layer. */
@@ -309,15 +303,14 @@ static at_status build(at_net_vta *net, uint64_t seed)
             x = out;
         }
     }
-    bool seen[MAX_LAYERS + 1] = {false};
-    for (size_t i = 0; i < net->n_layers; i++) net->layer_task[i] = SIZE_MAX;
-    return visit(net, net->n_layers, seen);
+    return at_net_vta_extract_tasks(net);
 }
 
 at_status at_net_vta_build(const char *name, const at_net_vta_opts *opts, at_net_vta **out)
 {
     AT_ASSERT(out);
     *out = NULL;
+    if (at_net_vta_is_onnx(name)) return at_net_vta_import(name, opts, out);
     if (!at_net_vta_knows(name))
         return AT_FAIL(AT_ENOTFOUND, "no VTA network '%s' (known: resnet-18, i.e. Gluon's resnet18_v1)",
                        name ? name : "");
@@ -331,6 +324,7 @@ at_status at_net_vta_build(const char *name, const at_net_vta_opts *opts, at_net
     if (!net) return AT_OOM();
     net->hw = hw;
     net->classes = o.num_classes ? o.num_classes : 1000;
+    net->feat = FEAT_C;
     net->weights = !o.no_weights;
     at_status st = build(net, o.seed);
     if (st != AT_OK) {
@@ -393,6 +387,11 @@ int64_t at_net_vta_image_numel(const at_net_vta *n)
 int64_t at_net_vta_num_classes(const at_net_vta *n)
 {
     return n->classes;
+}
+
+int64_t at_net_vta_feat(const at_net_vta *n)
+{
+    return n->feat;
 }
 
 size_t at_net_vta_n_tasks(const at_net_vta *n)

@@ -14,3 +14,9 @@ if(TARGET at_networks AND TARGET at_tune AND AT_WITH_OPENCL AND EXISTS /usr/shar
   at_test_in_process_opencl(test_onnx_ocl)
   add_dependencies(test_onnx_ocl autotvm)
 endif()
+# Imported models on VTA: a small resnet18_v1-like model's tasks against the zoo's, `evaluate
+# --target vta --check` on the simulator, refusals at the node.
+if(TARGET at_networks AND TARGET at_tune AND TARGET autotvm)
+  at_add_test(test_vta_onnx LABELS e2e DEPS tune networks TIMEOUT 300)
+  add_dependencies(test_vta_onnx autotvm)
+endif()

@@ -8,6 +8,7 @@
  * layers; --check then compares the packed region from the executor's own int8 stem output, so a
  * quantize flip of the float stem cannot hide a packed-region bug. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +137,9 @@ at_status at_tune_vta_network(const at_tune_network_opts *o, at_tune_network_res
         at_free(tmp_path);
         return st;
     }
-    at_net_vta_opts no = {.image_hw = o->net.image_shape[1], .num_classes = o->net.num_classes, .no_weights = true};
+    at_net_vta_opts no = {.image_hw = o->net.image_shape[1], .num_classes = o->net.num_classes, .no_weights = true,
+                          .input_name = o->net.input_name, .input_rank = o->net.input_rank};
+    memcpy(no.input_shape, o->net.input_shape, sizeof no.input_shape);
     at_net_vta *net = NULL;
     at_meas_runner *runner = NULL;
     at_tune_network_result sum = {0};
@@ -613,7 +616,7 @@ typedef struct executor {
     at_tune_vta_host *host; /* LLVM host layers; NULL: naive C */
     float      *wt, *conv;  /* naive host: transposed stem weights, the stem conv output */
     int8_t     *q;          /* naive host: the quantized stem output */
-    float       feat[512];
+    float       feat[AT_NET_VTA_MAX_FEAT];
 } executor;
 
 static void emit_eval(const at_tune_vta_eval_opts *o, at_tune_net_event_kind kind, const at_tophub_package *pack,
@@ -958,6 +961,23 @@ static at_status median_of(const double *v, size_t n, size_t stride, double *out
     return AT_OK;
 }
 
+/* --input FILE.npy: any shape holding the image's 3 * H * W values (the model's [1, 3, H, W]). */
+static at_status read_image(const char *path, int64_t numel, float *image)
+{
+    float *x = NULL;
+    int64_t dims[8], n = 1;
+    size_t rank;
+    AT_TRY(at_net_npy_read(path, &x, dims, &rank));
+    for (size_t k = 0; k < rank; k++) n *= dims[k];
+    at_status st = AT_OK;
+    if (n != numel)
+        st = AT_FAIL(AT_EINVAL, "%s: %" PRId64 " values, the network input takes %" PRId64, path, n, numel);
+    else
+        memcpy(image, x, (size_t)n * sizeof *image);
+    at_free(x);
+    return st;
+}
+
 at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_result *out)
 {
     AT_ASSERT(o && out);
@@ -1038,11 +1058,18 @@ at_status at_tune_vta_evaluate(const at_tune_vta_eval_opts *o, at_tune_vta_eval_
     }
     if (st == AT_OK) {
         res.dispatch = at_tune_dispatch_get_stats(d);
-        at_net_vta_fill_image(net, o->input_seed, image);
+        if (o->input_path)
+            st = read_image(o->input_path, at_net_vta_image_numel(net), image);
+        else
+            at_net_vta_fill_image(net, o->input_seed, image);
+    }
+    if (st == AT_OK) {
         emit_eval(o, AT_TUNE_NET_EVALUATE, NULL, 0);
         /* functional VTA run + CPU warm-up */
         st = run_once(&x, net, image, logits, true, cpu_s, hs + repeat * AT_TUNE_VTA_N_HOST);
     }
+    if (st == AT_OK && o->save_output)
+        st = at_net_npy_write(o->save_output, logits, (const int64_t[]){1, at_net_vta_num_classes(net)}, 2);
     if (st == AT_OK && o->check) st = check(&x, net, image, logits, &res);
     for (size_t i = 0; st == AT_OK && i < nl; i++) res.cycles += x.vl[i].cycles;
     double freq = (double)x.hw.fpga_freq_mhz * 1e6;

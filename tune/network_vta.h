@@ -126,7 +126,9 @@ typedef struct at_tune_vta_host_check {
 typedef struct at_tune_vta_eval_opts {
     const char     *network;     /* at_net_vta_build name */
     at_net_vta_opts net;         /* image size, classes, weight seed */
-    uint64_t        input_seed;  /* the image (at_net_vta_fill_image) */
+    uint64_t        input_seed;  /* the image (at_net_vta_fill_image) when input_path is NULL */
+    const char     *input_path;  /* (optional) the image as .npy (3 * H * W float32 in all) */
+    const char     *save_output; /* (optional) the logits written there as .npy [1, classes] */
     const char     *log_path;    /* (optional) tuned records, above TopHub */
     bool            no_tophub;
     at_tophub_opts  tophub;

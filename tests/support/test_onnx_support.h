@@ -72,6 +72,18 @@ static const char *const at_test_onnx_passing[] __attribute__((unused)) = {
     "test_concat_3d_axis_2", "test_concat_3d_axis_negative_1", "test_concat_3d_axis_negative_2",
     "test_concat_3d_axis_negative_3",
     "test_gemm_transposeA", "test_gemm_all_attributes", "test_gemm_default_matrix_bias",
+    /* ConvTranspose, 2-D (the 1-D and 3-D node tests are refused) */
+    "test_convtranspose", "test_convtranspose_autopad_same", "test_convtranspose_dilations",
+    "test_convtranspose_kernel_shape", "test_convtranspose_output_shape", "test_convtranspose_pad",
+    "test_convtranspose_pads", "test_convtranspose_with_kernel",
+    /* Resize / Upsample: nearest and linear, 2-D NCHW (cubic and tf_crop_and_resize refused) */
+    "test_resize_downsample_scales_linear", "test_resize_downsample_scales_linear_align_corners",
+    "test_resize_downsample_scales_nearest", "test_resize_downsample_sizes_linear_pytorch_half_pixel",
+    "test_resize_downsample_sizes_nearest", "test_resize_downsample_sizes_nearest_tf_half_pixel_for_nn",
+    "test_resize_upsample_scales_linear", "test_resize_upsample_scales_linear_align_corners",
+    "test_resize_upsample_scales_nearest", "test_resize_upsample_sizes_nearest",
+    "test_resize_upsample_sizes_nearest_ceil_half_pixel", "test_resize_upsample_sizes_nearest_floor_align_corners",
+    "test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric", "test_upsample_nearest",
 };
 
 static inline uint8_t *slurp(const char *path, size_t *len)

@@ -305,13 +305,13 @@ static void bad_models_should_fail_with_one_line(void **state)
     at_free(bytes);
     assert_int_equal(at_net_onnx_parse((const uint8_t *)"hello world", 11, "m.onnx", NULL, NULL, NULL, &net), AT_EPARSE);
     assert_string_equal(at_last_error(), "m.onnx: not an ONNX model (the protobuf does not decode: truncated or another format)");
-    /* Resize is not supported */
+    /* Einsum is not supported */
     reset();
-    node("Resize", "Resize_12", "x", "y", 0);
+    node("Einsum", "Einsum_12", "x", "y", 0);
     const int64_t dims[4] = {1, 3, 4, 4};
     bytes = pack(dims, false, 13, &len);
     assert_int_equal(at_net_onnx_parse(bytes, len, "m.onnx", NULL, NULL, NULL, &net), AT_EUNSUPPORTED);
-    assert_string_equal(at_last_error(), "m.onnx: node 'Resize_12' (Resize, opset 13): operator not supported");
+    assert_string_equal(at_last_error(), "m.onnx: node 'Einsum_12' (Einsum, opset 13): operator not supported");
     at_free(bytes);
     /* a missing initializer */
     reset();
@@ -323,7 +323,7 @@ static void bad_models_should_fail_with_one_line(void **state)
     at_free(bytes);
     /* the CLI: exit 1 and the one line */
     reset();
-    node("Resize", "Resize_12", "x", "y", 0);
+    node("Einsum", "Einsum_12", "x", "y", 0);
     bytes = pack(dims, false, 13, &len);
     char dir[] = "/tmp/at_onnx_XXXXXX", path[64], cmd[512];
     assert_non_null(mkdtemp(dir));
@@ -338,7 +338,7 @@ static void bad_models_should_fail_with_one_line(void **state)
     int rc = pclose(pp);
     assert_int_equal(WEXITSTATUS(rc), 1);
     char want[256];
-    snprintf(want, sizeof want, "autotvm: error: %s: node 'Resize_12' (Resize, opset 13): operator not supported\n", path);
+    snprintf(want, sizeof want, "autotvm: error: %s: node 'Einsum_12' (Einsum, opset 13): operator not supported\n", path);
     assert_string_equal(line, want);
     unlink(path);
     rmdir(dir);
