@@ -18,9 +18,10 @@
 
 /* ---- element access (references) ------------------------------------------------------------ */
 
-/* p[i] of float type t (float16, float32 or float64; AT_ASSERT) as a double. */
+/* p[i] of type t (float16, float32, float64, int8, uint8 or int32; AT_ASSERT) as a double. */
 double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i);
-/* p[i] = v rounded to float type t (float16 rounds to nearest even). */
+/* p[i] = v rounded to type t (float16, float32, float64: float16 rounds to nearest even; int32:
+ * v truncated, exact for the integer sums of int8 references). */
 void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v);
 
 /* ---- op-kind rows (templates/ops_<kind>.c) -------------------------------------------------- */
@@ -89,7 +90,8 @@ at_status at_tmpl_parse_list(const char *text, size_t max_ints, int64_t *ints, s
 
 /* An int32 constant. */
 const at_ir_expr *at_tmpl_i(at_ir_sched *s, int64_t v);
-/* A float constant of type t (scalar). */
+/* A constant of scalar type t: a float, or for an integer type v as an integer (the zero of an
+ * int8 convolution's padding and int32 accumulator). */
 const at_ir_expr *at_tmpl_f(at_ir_sched *s, at_ir_type t, double v);
 /* e cast to t unless it already has that type (TVM's astype). */
 const at_ir_expr *at_tmpl_cast(at_ir_sched *s, at_ir_type t, const at_ir_expr *e);
