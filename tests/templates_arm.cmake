@@ -19,3 +19,8 @@ endif()
 if(TARGET at_networks)
   at_add_test(test_arm_cpu_net LABELS e2e DEPS networks TIMEOUT 120)
 endif()
+# conv2d_nchw_winograd.arm_cpu and int8 spatial pack: spaces, dtypes, TopHub records
+# (tests/data/arm_cpu_v0.08_excerpt.log), records check, one record's config on the interpreter.
+at_add_test(test_arm_cpu_wino LABELS unit DEPS templates records
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_arm_cpu_wino.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_arm_cpu_cases.c
+          ${PROJECT_SOURCE_DIR}/cli/cmd_records_check.c ${PROJECT_SOURCE_DIR}/cli/args.c)
