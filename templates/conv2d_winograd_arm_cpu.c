@@ -149,13 +149,20 @@ static const at_ir_stmt *m_stage(at_ir_sched *s, const wa *w, const at_ir_buffer
     const at_ir_expr *bl = at_ir_add(s, at_ir_mul(s, xo, at_tmpl_i(s, w->vp)), at_ir_v(s, rl[3].var));
     /* past the image's last tile (VP not dividing nH nW, batch > 1) M holds columns no Y reads:
      * they repeat the last tile rather than read the next image's */
-    const at_ir_expr *blc = blen == w->n_hw ? bl : at_ir_min(s, bl, at_tmpl_i(s, w->n_hw - 1));
-    const at_ir_expr *b = at_ir_add(s, at_ir_mul(s, n, at_tmpl_i(s, w->n_hw)), blc);
+    const at_ir_expr *vb, *vbb; /* V's block and lane of tile b */
+    if (blen == w->n_hw) { /* VP divides the image's tiles: block n nH nW / VP + xo, lane xi */
+        vb = at_ir_add(s, at_ir_mul(s, n, at_tmpl_i(s, w->n_hw / w->vp)), xo);
+        vbb = at_ir_v(s, rl[3].var);
+    } else {
+        const at_ir_expr *b = at_ir_add(s, at_ir_mul(s, n, at_tmpl_i(s, w->n_hw)), at_ir_min(s, bl, at_tmpl_i(s, w->n_hw - 1)));
+        vb = at_ir_div(s, b, at_tmpl_i(s, w->vp));
+        vbb = at_ir_mod(s, b, at_tmpl_i(s, w->vp));
+    }
     const at_ir_expr *mi[5] = {pf, eps, nu, kk, bl};
     const at_ir_expr *midx = at_tmpl_index(s, mi, md, 5);
     const at_ir_expr *ui[5] = {eps, nu, kb, c, kk};
     const int64_t ud[5] = {al, al, w->kb, g->ci, w->vk};
-    const at_ir_expr *vi[5] = {eps, nu, at_ir_div(s, b, at_tmpl_i(s, w->vp)), c, at_ir_mod(s, b, at_tmpl_i(s, w->vp))};
+    const at_ir_expr *vi[5] = {eps, nu, vb, c, vbb};
     const int64_t vd[5] = {al, al, pb, g->ci, w->vp};
     const at_ir_expr *prod = at_ir_mul(s, at_ir_load(s, U, at_tmpl_index(s, ui, ud, 5), 1), at_ir_load(s, V, at_tmpl_index(s, vi, vd, 5), 1));
     const at_ir_stmt *upd = at_tmpl_nest(s, rl, 4, at_ir_store(s, M, midx, at_ir_add(s, at_ir_load(s, M, midx, 1), prod)));
