@@ -265,6 +265,22 @@ const at_ir_expr *at_tmpl_sp_conv_term(at_ir_sched *s, const at_tmpl_sp *p, cons
                                        const at_ir_expr *w, const at_ir_expr *co, const at_ir_expr *ci,
                                        const at_ir_expr *kh, const at_ir_expr *kw, const at_ir_expr *const spv[3]);
 
+/* An update term of conv at (nn, tile row h, tile column w, block co, ci, kh, kw, spv); ctx the
+ * caller's. */
+typedef const at_ir_expr *(*at_tmpl_sp_term)(at_ir_sched *s, const at_tmpl_sp *p, const at_ir_expr *nn,
+                                             const at_ir_expr *h, const at_ir_expr *w, const at_ir_expr *co,
+                                             const at_ir_expr *ci, const at_ir_expr *kh, const at_ir_expr *kw,
+                                             const at_ir_expr *const spv[3], void *ctx);
+
+/* The arm_cpu schedule's conv and output_unpack kernel (conv2d_spatial_pack_arm_cpu.c): n, co
+ * (parallel), oh, ow over the tiles, conv computed there in a private VH x VW x VC block
+ * (initialised, accumulated with term over ci, kh, kw and the spatial loops in reorder_0's order
+ * with the annotations of c), then written out NCHW. AT_EINVAL as at_tmpl_sp_conv_kinds. */
+at_status at_tmpl_sp_arm_cpu_conv(at_ir_sched *s, const at_tmpl_sp *p, const at_config *c, at_tmpl_sp_term term, void *ctx);
+
+/* at_tmpl_sp_define_space for a geometry the caller derived (the transposed convolution's). */
+at_status at_tmpl_sp_define_space_geom(const at_conv2d_geom *g, at_space *s, size_t num_tile);
+
 /* ---- Winograd F(m x m, 3 x 3) (templates/winograd.c) ---------------------------------------- */
 
 /* The tile geometry TVM's Winograd computes (Mali's and CUDA's) derive from the workload. */

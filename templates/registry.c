@@ -15,6 +15,7 @@ extern const at_template at_tmpl_conv2d_nchw_winograd_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_winograd_cuda;
 extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
 extern const at_template at_tmpl_conv2d_packed_vta;
+extern const at_template at_tmpl_conv2d_transpose_nchw_arm_cpu;
 extern const at_template at_tmpl_dense_large_batch_gpu;
 extern const at_template at_tmpl_dense_mali;
 extern const at_template at_tmpl_dense_nopack_x86;
@@ -39,6 +40,7 @@ static const at_template *const table[] = {
     &at_tmpl_conv2d_nchw_winograd_cuda,     /* conv2d_nchw_winograd.cuda, opencl */
     &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
     &at_tmpl_conv2d_packed_vta,             /* conv2d_packed.vta, vta */
+    &at_tmpl_conv2d_transpose_nchw_arm_cpu, /* conv2d_transpose_nchw.arm_cpu, llvm */
     &at_tmpl_dense_mali,                    /* dense.mali, opencl */
     &at_tmpl_dense_large_batch_gpu,         /* dense_large_batch.gpu, opencl */
     &at_tmpl_dense_nopack_x86,              /* dense_nopack.x86, llvm */

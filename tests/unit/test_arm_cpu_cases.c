@@ -14,7 +14,7 @@
 
 const char *const arm_cpu_templates[ARM_CPU_N_TEMPLATES] = {"conv2d_nchw_spatial_pack.arm_cpu", "depthwise_conv2d_nchw.arm_cpu",
                                                             "dense_nopack.x86", "dense_pack.x86",
-                                                            "conv2d_nchw_winograd.arm_cpu"};
+                                                            "conv2d_nchw_winograd.arm_cpu", "conv2d_transpose_nchw.arm_cpu"};
 
 #define T(shape) "[\"TENSOR\", " shape ", \"float32\"]"
 
@@ -48,8 +48,19 @@ static const char *const dense_cases[] = {
     "[" T("[12, 32]") ", " T("[8, 32]") ", null, \"float32\"]",
 };
 
+static const char *const transpose_cases[] = {
+    "[" T("[1, 4, 5, 5]") ", " T("[4, 3, 4, 4]") ", [2, 2], [1, 1, 1, 1], \"float32\", [0, 0]]", /* TopHub's form */
+    "[" T("[2, 3, 4, 6]") ", " T("[3, 4, 3, 3]") ", [1, 1], [0, 0, 0, 0], \"float32\", [0, 0]]", /* batch 2, stride 1 */
+    "[" T("[1, 3, 5, 4]") ", " T("[3, 2, 3, 3]") ", [2, 1], [0, 1, 2, 0], \"float32\", [1, 0]]", /* output_padding */
+    "[[\"TENSOR\", [1, 4, 4, 4], \"int8\"], [\"TENSOR\", [4, 3, 4, 4], \"int8\"], [2, 2], [1, 1, 1, 1], \"int32\", [0, 0]]",
+};
+
 size_t arm_cpu_cases(const char *tmpl_name, const char *const **out)
 {
+    if (!strcmp(tmpl_name, arm_cpu_templates[5])) {
+        *out = transpose_cases;
+        return sizeof transpose_cases / sizeof transpose_cases[0];
+    }
     if (!strcmp(tmpl_name, arm_cpu_templates[4])) {
         *out = wino_cases;
         return sizeof wino_cases / sizeof wino_cases[0];

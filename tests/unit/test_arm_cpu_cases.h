@@ -12,7 +12,7 @@
 #include "templates/template.h"
 
 /* The CPU templates under test. */
-enum { ARM_CPU_N_TEMPLATES = 5 };
+enum { ARM_CPU_N_TEMPLATES = 6 };
 extern const char *const arm_cpu_templates[ARM_CPU_N_TEMPLATES];
 
 /* Workload args (JSON) of the template's op for tiny shapes; returns how many. */

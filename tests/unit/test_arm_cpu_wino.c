@@ -1,6 +1,6 @@
-/* conv2d_nchw_winograd.arm_cpu and the int8 form of conv2d_nchw_spatial_pack.arm_cpu: knob names
- * and orders, space sizes against TVM's formula, FLOPs, the untuned config, the dtype rules of the
- * conv2d_nchw op kind, the stored index of real TopHub records (tests/data/arm_cpu_v0.08_excerpt.log,
+/* conv2d_nchw_winograd.arm_cpu, the int8 form of conv2d_nchw_spatial_pack.arm_cpu and
+ * conv2d_transpose_nchw.arm_cpu: knob names and orders, space sizes against TVM's formula, FLOPs,
+ * the untuned config, the dtype rules of the conv2d_nchw op kind, the stored index of real TopHub records (tests/data/arm_cpu_v0.08_excerpt.log,
  * lines of the arm_cpu_v0.08 pack) rebuilt from their entities, `records check` on them, and one
  * record's winograd config run on the IR interpreter against the reference. */
 #include "tests/support/test_support.h"
@@ -16,6 +16,7 @@
 
 #define WINO "conv2d_nchw_winograd.arm_cpu"
 #define SP "conv2d_nchw_spatial_pack.arm_cpu"
+#define TRANSPOSE "conv2d_transpose_nchw.arm_cpu"
 
 static at_task *task_of(const char *name, const char *args_json)
 {
@@ -158,6 +159,51 @@ static void int8_dtypes_should_follow_tvms_quantized_form(void **state)
     assert_string_equal(at_last_error(), "template " WINO ": conv2d_nchw_winograd: dtypes must be float16, float32 or float64");
 }
 
+/* conv2d_transpose_nchw.arm_cpu: the spatial pack's knobs over CO, OH, OW; FLOPs as compute_flop
+ * counts the conv, nn.pad and nn.dilate stages; the workload written back as TVM's tuple. */
+static void transpose_space_and_flops_should_be_tvms(void **state)
+{
+    (void)state;
+    static const char args[] = "[[\"TENSOR\", [1, 128, 32, 32], \"float32\"], [\"TENSOR\", [128, 3, 4, 4], \"float32\"], "
+                               "[2, 2], [1, 1, 1, 1], \"float32\", [0, 0]]";
+    at_task *t = task_of(TRANSPOSE, args);
+    const at_space *s = at_task_space(t);
+    static const char *const names[] = {"tile_co", "tile_oh", "tile_ow", "reorder_0", "ann_reduce", "ann_spatial"};
+    assert_int_equal(at_space_n_knobs(s), 6);
+    for (size_t i = 0; i < 6; i++) assert_string_equal(at_space_knob_name(s, i), names[i]);
+    /* CO 3: 2 splits; OH = OW = (32 - 1) 2 - 2 + 4 = 64: 7 each; 2 orders, 4 and 20 annotations */
+    assert_int_equal(at_space_len(s), 2 * 7 * 7 * 2 * 4 * 20);
+    /* conv 2 x 3 x 64 x 64 x 128 x 16 = 50331648; nn.pad (2 + 2 rows and columns around the
+     * 63 x 63 dilated input) 7 x 128 x 67 x 67 = 4022144; nn.dilate 5 x 128 x 63 x 63 = 2540160 */
+    assert_true(at_task_flop(t) == 50331648.0 + 4022144.0 + 2540160.0);
+    at_tensor_desc d[AT_OP_MAX_TENSORS];
+    assert_int_equal(at_op_tensors(at_task_args(t), d), 3);
+    assert_int_equal(d[2].shape[1], 3);
+    assert_int_equal(d[2].shape[2], 64);
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_task_write_workload(t, &sb);
+    char *text = at_strbuf_take(&sb);
+    assert_string_equal(text, "[\"" TRANSPOSE "\", [\"TENSOR\", [1, 128, 32, 32], \"float32\"], [\"TENSOR\", [128, 3, 4, "
+                              "4], \"float32\"], [2, 2], [1, 1, 1, 1], \"float32\", [0, 0]]");
+    at_free(text);
+    at_task_free(t);
+    /* output_padding must stay below the stride; the kernel's first axis is the input channels */
+    t = NULL;
+    assert_int_equal(at_task_create(TRANSPOSE, AT_TARGET_LLVM,
+                                    "[[\"TENSOR\", [1, 4, 5, 5], \"float32\"], [\"TENSOR\", [4, 3, 4, 4], \"float32\"], "
+                                    "[2, 2], [1, 1, 1, 1], \"float32\", [2, 0]]",
+                                    &t),
+                     AT_EINVAL);
+    assert_non_null(strstr(at_last_error(), "output_padding must be below the stride, got [2, 0] for strides [2, 2]"));
+    assert_int_equal(at_task_create(TRANSPOSE, AT_TARGET_LLVM,
+                                    "[[\"TENSOR\", [1, 4, 5, 5], \"float32\"], [\"TENSOR\", [3, 4, 4, 4], \"float32\"], "
+                                    "[2, 2], [1, 1, 1, 1], \"float32\", [0, 0]]",
+                                    &t),
+                     AT_EINVAL);
+    assert_non_null(strstr(at_last_error(), "kernel takes 3 input channels, data has 4"));
+}
+
 static at_rec_log *excerpt(void)
 {
     size_t len;
@@ -174,13 +220,14 @@ static void tophub_records_should_name_their_indices(void **state)
 {
     (void)state;
     at_rec_log *log = excerpt();
-    assert_int_equal(log->n, 8);
-    static const int64_t want[8] = {1165, 2920, 1892, 1297, 72880, 9467, 12603, 4756};
-    size_t n_wino = 0, n_int8 = 0;
+    assert_int_equal(log->n, 10);
+    static const int64_t want[10] = {1165, 2920, 1892, 1297, 72880, 9467, 12603, 4756, 11596, 11498};
+    size_t n_wino = 0, n_int8 = 0, n_transpose = 0;
     for (size_t i = 0; i < log->n; i++) {
         const at_rec *r = &log->recs[i];
         at_task *t = task_of(r->task_name, r->args_json);
         n_wino += !strcmp(r->task_name, WINO);
+        n_transpose += !strcmp(r->task_name, TRANSPOSE);
         n_int8 += strstr(r->args_json, "\"int8\"") != NULL;
         assert_int_equal(at_config_index(r->config), want[i]);
         int64_t idx;
@@ -217,7 +264,8 @@ static void tophub_records_should_name_their_indices(void **state)
         at_task_free(t);
     }
     assert_int_equal(n_wino, 4);
-    assert_int_equal(n_int8, 4);
+    assert_int_equal(n_int8, 5);
+    assert_int_equal(n_transpose, 2);
     at_rec_log_free(log);
 }
 
@@ -229,7 +277,7 @@ static void records_check_should_accept_the_excerpt(void **state)
     const char *args[] = {"check", path};
     char *out = NULL;
     int rc = at_test_run_stdout(at_cmd_records_check, "arm_cpu_wino_rc", args, 2, &out);
-    if (rc != 0 || strcmp(out, "8/8 records valid\n") != 0) fail_msg("records check: %s", out);
+    if (rc != 0 || strcmp(out, "10/10 records valid\n") != 0) fail_msg("records check: %s", out);
     at_free(out);
 }
 
@@ -262,6 +310,7 @@ int main(void)
         cmocka_unit_test(winograd_spaces_and_flops_should_be_tvms),
         cmocka_unit_test(winograd_fallback_should_be_entity_zero),
         cmocka_unit_test(int8_dtypes_should_follow_tvms_quantized_form),
+        cmocka_unit_test(transpose_space_and_flops_should_be_tvms),
         cmocka_unit_test(tophub_records_should_name_their_indices),
         cmocka_unit_test(records_check_should_accept_the_excerpt),
         cmocka_unit_test(a_tophub_winograd_config_should_match_the_reference),
