@@ -98,7 +98,7 @@ typedef enum anchor_kind { CONV, DEPTHWISE, DENSE } anchor_kind;
 /* Which convolutions a Winograd implementation takes (stride 1, dilation 1 in both). */
 typedef enum winograd_rule {
     ANY = 0,
-    WINO_3X3,   /* the Mali strategy: 3x3 kernels */
+    WINO_3X3,   /* the Mali and arm_cpu strategies: 3x3 kernels */
     WINO_SQUARE, /* the cuda strategy: square kernels with 2 < k < 8 */
     DW_PLAIN     /* the x86 depthwise template: multiplier 1, dilation 1 (else topi's generic compute) */
 } winograd_rule;
@@ -122,12 +122,15 @@ static const rule mali_rules[] = {
 
 /* conv2d_strategy_arm_cpu / dense_strategy_arm_cpu (relay/op/strategy/arm_cpu.py, float32 NCHW,
  * no dsp, sme, nnpack or aarch64 features), strategy order, the implementations we have templates
- * for. TVM also traces, and so extracts, conv2d_NCHWc.x86 (through conv2d_nchw.x86, plevel 10,
- * after the spatial pack), conv2d_nchw_winograd.arm_cpu (3x3, stride 1, dilation 1, plevel 5) and
- * depthwise_conv2d_NCHWc.x86 (through depthwise_conv2d_nchw.x86, multiplier 1, dilation 1, plevel
- * 10), and dense_gemm.arm_cpu (plevel 11) for an aarch64 -mtriple; those are not templated here. */
+ * for: conv2d_nchw_winograd.arm_cpu where is_winograd_applicable holds (float data and kernel,
+ * 3x3, stride 1, dilation 1: our networks are float32), plevel 5, after the spatial pack. TVM also
+ * traces, and so extracts, conv2d_NCHWc.x86 (through conv2d_nchw.x86, plevel 10, between the
+ * spatial pack and winograd) and depthwise_conv2d_NCHWc.x86 (through depthwise_conv2d_nchw.x86,
+ * multiplier 1, dilation 1, plevel 10), and dense_gemm.arm_cpu (plevel 11) for an aarch64
+ * -mtriple; those are left out of this target's extraction. */
 static const rule arm_cpu_rules[] = {
     {CONV, "conv2d_nchw_spatial_pack.arm_cpu", AT_OP_CONV2D_NCHW, 10, ANY, 0},
+    {CONV, "conv2d_nchw_winograd.arm_cpu", AT_OP_CONV2D_NCHW_WINOGRAD, 5, WINO_3X3, 0},
     {DEPTHWISE, "depthwise_conv2d_nchw.arm_cpu", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, ANY, 0},
     {DENSE, "dense_nopack.x86", AT_OP_DENSE, 5, ANY, 0},
     {DENSE, "dense_pack.x86", AT_OP_DENSE, 10, ANY, 0},

@@ -50,8 +50,9 @@ static void data_vec_stage(at_ir_sched *s, const at_tmpl_sp *p)
     at_tmpl_sp_data_vec(s, p, l, 4, 0);
 }
 
-/* output_unpack (n, co parallel, oh, ow, vh, vw, vc) with conv computed at ow in private memory. */
-static at_status conv_stage(at_ir_sched *s, const at_tmpl_sp *p, const at_config *c)
+/* output_unpack (n, co parallel, oh, ow, vh, vw, vc) with conv computed at ow in private memory;
+ * the transposed convolution's template shares it with its own update term. */
+at_status at_tmpl_sp_arm_cpu_conv(at_ir_sched *s, const at_tmpl_sp *p, const at_config *c, at_tmpl_sp_term term, void *ctx)
 {
     const at_conv2d_geom *g = &p->g;
     int order[3];
@@ -85,7 +86,7 @@ static at_status conv_stage(at_ir_sched *s, const at_tmpl_sp *p, const at_config
                            at_tmpl_loop_new(s, "kw", g->kw, red_kind[1])};
     const at_ir_expr *ci = at_ir_v(s, red[0].var), *kh = at_ir_v(s, red[1].var), *kw = at_ir_v(s, red[2].var);
     const at_ir_expr *lidx = at_tmpl_index(s, spv, ldims, 3);
-    const at_ir_expr *prod = at_tmpl_sp_conv_term(s, p, nn, oh, ow, co, ci, kh, kw, spv);
+    const at_ir_expr *prod = term(s, p, nn, oh, ow, co, ci, kh, kw, spv, ctx);
     nl = at_tmpl_axes_loops(spa, 3, loops);
     const at_ir_stmt *upd = at_tmpl_nest(s, loops, nl, at_ir_store(s, conv, lidx, at_ir_add(s, at_ir_load(s, conv, lidx, 1), prod)));
     upd = at_tmpl_nest(s, red, 3, upd);
@@ -106,13 +107,21 @@ static at_status conv_stage(at_ir_sched *s, const at_tmpl_sp *p, const at_config
     return AT_OK;
 }
 
+static const at_ir_expr *conv_term(at_ir_sched *s, const at_tmpl_sp *p, const at_ir_expr *nn, const at_ir_expr *h,
+                                   const at_ir_expr *w, const at_ir_expr *co, const at_ir_expr *ci, const at_ir_expr *kh,
+                                   const at_ir_expr *kw, const at_ir_expr *const spv[3], void *ctx)
+{
+    (void)ctx;
+    return at_tmpl_sp_conv_term(s, p, nn, h, w, co, ci, kh, kw, spv);
+}
+
 static at_status schedule(const at_args *args, const at_config *c, at_ir_sched *s)
 {
     at_tmpl_sp p;
     AT_TRY(at_tmpl_sp_init(args, c, 2, true, s, &p));
     kernel_vec_stage(s, &p);
     data_vec_stage(s, &p);
-    AT_TRY(conv_stage(s, &p, c));
+    AT_TRY(at_tmpl_sp_arm_cpu_conv(s, &p, c, conv_term, NULL));
     return at_ir_sched_status(s);
 }
 

@@ -18,9 +18,10 @@
 
 /* ---- element access (references) ------------------------------------------------------------ */
 
-/* p[i] of float type t (float16, float32 or float64; AT_ASSERT) as a double. */
+/* p[i] of type t (float16, float32, float64, int8, uint8 or int32; AT_ASSERT) as a double. */
 double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i);
-/* p[i] = v rounded to float type t (float16 rounds to nearest even). */
+/* p[i] = v rounded to type t (float16, float32, float64: float16 rounds to nearest even; int32:
+ * v truncated, exact for the integer sums of int8 references). */
 void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v);
 
 /* ---- op-kind rows (templates/ops_<kind>.c) -------------------------------------------------- */
@@ -89,7 +90,8 @@ at_status at_tmpl_parse_list(const char *text, size_t max_ints, int64_t *ints, s
 
 /* An int32 constant. */
 const at_ir_expr *at_tmpl_i(at_ir_sched *s, int64_t v);
-/* A float constant of type t (scalar). */
+/* A constant of scalar type t: a float, or for an integer type v as an integer (the zero of an
+ * int8 convolution's padding and int32 accumulator). */
 const at_ir_expr *at_tmpl_f(at_ir_sched *s, at_ir_type t, double v);
 /* e cast to t unless it already has that type (TVM's astype). */
 const at_ir_expr *at_tmpl_cast(at_ir_sched *s, at_ir_type t, const at_ir_expr *e);
@@ -262,6 +264,22 @@ at_status at_tmpl_sp_conv_kinds(const at_config *c, const at_tmpl_sp *p, int64_t
 const at_ir_expr *at_tmpl_sp_conv_term(at_ir_sched *s, const at_tmpl_sp *p, const at_ir_expr *nn, const at_ir_expr *h,
                                        const at_ir_expr *w, const at_ir_expr *co, const at_ir_expr *ci,
                                        const at_ir_expr *kh, const at_ir_expr *kw, const at_ir_expr *const spv[3]);
+
+/* An update term of conv at (nn, tile row h, tile column w, block co, ci, kh, kw, spv); ctx the
+ * caller's. */
+typedef const at_ir_expr *(*at_tmpl_sp_term)(at_ir_sched *s, const at_tmpl_sp *p, const at_ir_expr *nn,
+                                             const at_ir_expr *h, const at_ir_expr *w, const at_ir_expr *co,
+                                             const at_ir_expr *ci, const at_ir_expr *kh, const at_ir_expr *kw,
+                                             const at_ir_expr *const spv[3], void *ctx);
+
+/* The arm_cpu schedule's conv and output_unpack kernel (conv2d_spatial_pack_arm_cpu.c): n, co
+ * (parallel), oh, ow over the tiles, conv computed there in a private VH x VW x VC block
+ * (initialised, accumulated with term over ci, kh, kw and the spatial loops in reorder_0's order
+ * with the annotations of c), then written out NCHW. AT_EINVAL as at_tmpl_sp_conv_kinds. */
+at_status at_tmpl_sp_arm_cpu_conv(at_ir_sched *s, const at_tmpl_sp *p, const at_config *c, at_tmpl_sp_term term, void *ctx);
+
+/* at_tmpl_sp_define_space for a geometry the caller derived (the transposed convolution's). */
+at_status at_tmpl_sp_define_space_geom(const at_conv2d_geom *g, at_space *s, size_t num_tile);
 
 /* ---- Winograd F(m x m, 3 x 3) (templates/winograd.c) ---------------------------------------- */
 

@@ -3,7 +3,9 @@
  * depthwise_conv2d_nchw. They share one argument struct, TVM's workload tuple (data, kernel,
  * strides, padding, dilation, out_dtype), and one direct-convolution reference; they differ in
  * FLOPs exactly where TVM does: compute_flop counts topi's zero-pad stage (4a - 1 ops per padded
- * element for a padded spatial axes), Winograd's add_flop counts only 2 N CO H W KH KW CI. */
+ * element for a padded spatial axes), Winograd's add_flop counts only 2 N CO H W KH KW CI.
+ * conv2d_nchw also takes TVM's quantized form: int8 or uint8 data and kernel with an int32
+ * out_dtype, compared exactly against the reference. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,13 @@
 static bool is_float(at_ir_type t)
 {
     return t.code == AT_IR_TFLOAT && t.lanes == 1 && (t.bits == 16 || t.bits == 32 || t.bits == 64);
+}
+
+/* TVM's quantized workloads (TopHub's arm_cpu "vtacpu" records): int8 or uint8 data and kernel,
+ * cast to the int32 out_dtype before the multiply. */
+static bool is_int8(at_ir_type t)
+{
+    return (t.code == AT_IR_TINT || t.code == AT_IR_TUINT) && t.bits == 8 && t.lanes == 1;
 }
 
 bool at_op_conv2d_is_depthwise(at_op_kind op)
@@ -89,8 +98,13 @@ at_status at_op_conv2d_check_args(at_op_kind op, const at_conv2d_args *a)
             return AT_FAIL(AT_EINVAL, "%s: strides and dilation must be in 1 .. 1024", name);
     for (int i = 0; i < 4; i++)
         if (a->pad[i] < 0 || a->pad[i] > (1LL << 20)) return AT_FAIL(AT_EINVAL, "%s: padding must be in 0 .. 2^20", name);
-    if (!is_float(a->dtype) || !is_float(a->kernel_dtype) || !is_float(a->out_dtype))
-        return AT_FAIL(AT_EINVAL, "%s: dtypes must be float16, float32 or float64", name);
+    if (!is_float(a->dtype) || !is_float(a->kernel_dtype) || !is_float(a->out_dtype)) {
+        if (op != AT_OP_CONV2D_NCHW)
+            return AT_FAIL(AT_EINVAL, "%s: dtypes must be float16, float32 or float64", name);
+        if (!is_int8(a->dtype) || !is_int8(a->kernel_dtype) || !at_ir_type_eq(a->out_dtype, AT_IR_I32))
+            return AT_FAIL(AT_EINVAL, "%s: dtypes must be float16, float32 or float64, or int8/uint8 data and kernel "
+                           "with an int32 out_dtype", name);
+    }
     at_conv2d_geom g;
     at_op_conv2d_geom(op, a, &g);
     if (g.oh < 1 || g.ow < 1)
@@ -232,6 +246,7 @@ at_status at_op_conv2d_parse_list(const char *text, at_args *out)
     a->dtype = AT_IR_F32;
     if (dtype) AT_TRY(at_ir_type_parse(dtype, &a->dtype));
     a->kernel_dtype = a->out_dtype = a->dtype;
+    if (is_int8(a->dtype)) a->out_dtype = AT_IR_I32; /* int8 data and kernel accumulate in int32 */
     return AT_OK;
 }
 
@@ -466,6 +481,7 @@ void at_op_conv2d_ref(at_op_kind op, const at_conv2d_args *a, const void *data, 
 
 at_op_tolerance at_op_conv2d_tolerance(at_op_kind op, const at_conv2d_args *a)
 {
+    if (at_ir_type_is_int(a->out_dtype)) return (at_op_tolerance){0, 0}; /* integer sums: exact */
     /* a device sums in its own order; Winograd's transforms lose about one more digit */
     double eps = a->out_dtype.bits == 64 ? 1e-12 : a->out_dtype.bits == 16 ? 1e-2 : 1e-4;
     if (op == AT_OP_CONV2D_NCHW_WINOGRAD) eps *= 10;

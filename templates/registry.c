@@ -11,9 +11,11 @@ extern const at_template at_tmpl_conv2d_NCHWc_x86;
 extern const at_template at_tmpl_conv2d_nchw_cuda;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_spatial_pack_mali;
+extern const at_template at_tmpl_conv2d_nchw_winograd_arm_cpu;
 extern const at_template at_tmpl_conv2d_nchw_winograd_cuda;
 extern const at_template at_tmpl_conv2d_nchw_winograd_mali;
 extern const at_template at_tmpl_conv2d_packed_vta;
+extern const at_template at_tmpl_conv2d_transpose_nchw_arm_cpu;
 extern const at_template at_tmpl_dense_large_batch_gpu;
 extern const at_template at_tmpl_dense_mali;
 extern const at_template at_tmpl_dense_nopack_x86;
@@ -34,9 +36,11 @@ static const at_template *const table[] = {
     &at_tmpl_conv2d_nchw_cuda,              /* conv2d_nchw.cuda, opencl */
     &at_tmpl_conv2d_nchw_spatial_pack_arm_cpu, /* conv2d_nchw_spatial_pack.arm_cpu, llvm */
     &at_tmpl_conv2d_nchw_spatial_pack_mali, /* conv2d_nchw_spatial_pack.mali, opencl */
+    &at_tmpl_conv2d_nchw_winograd_arm_cpu,  /* conv2d_nchw_winograd.arm_cpu, llvm */
     &at_tmpl_conv2d_nchw_winograd_cuda,     /* conv2d_nchw_winograd.cuda, opencl */
     &at_tmpl_conv2d_nchw_winograd_mali,     /* conv2d_nchw_winograd.mali, opencl */
     &at_tmpl_conv2d_packed_vta,             /* conv2d_packed.vta, vta */
+    &at_tmpl_conv2d_transpose_nchw_arm_cpu, /* conv2d_transpose_nchw.arm_cpu, llvm */
     &at_tmpl_dense_mali,                    /* dense.mali, opencl */
     &at_tmpl_dense_large_batch_gpu,         /* dense_large_batch.gpu, opencl */
     &at_tmpl_dense_nopack_x86,              /* dense_nopack.x86, llvm */

@@ -9,9 +9,15 @@
 
 at_status at_tmpl_sp_define_space(const at_args *args, at_space *s, size_t num_tile)
 {
-    AT_ASSERT(num_tile == 2 || num_tile == 3);
     at_conv2d_geom g;
     at_op_conv2d_geom(args->op, &args->u.conv2d, &g);
+    return at_tmpl_sp_define_space_geom(&g, s, num_tile);
+}
+
+at_status at_tmpl_sp_define_space_geom(const at_conv2d_geom *gp, at_space *s, size_t num_tile)
+{
+    AT_ASSERT(num_tile == 2 || num_tile == 3);
+    const at_conv2d_geom g = *gp;
     /* axes [n, co, oh, ow, ci, kh, kw, vh, vw, vc]; candidates keep vh, vw, vc or put vc first */
     static const int64_t cands[2 * 10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 9, 7, 8};
     AT_TRY(at_space_split_ex(s, AT_TMPL_SP_TILE_CO, "tile_co", g.co, &(at_split_opts){.num_outputs = num_tile}));

@@ -47,7 +47,11 @@ static uint16_t double_to_half(double d)
 
 double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i)
 {
-    AT_ASSERT(t.code == AT_IR_TFLOAT && t.lanes == 1);
+    AT_ASSERT(t.lanes == 1);
+    if (t.code == AT_IR_TINT && t.bits == 8) return ((const int8_t *)p)[i];
+    if (t.code == AT_IR_TUINT && t.bits == 8) return ((const uint8_t *)p)[i];
+    if (t.code == AT_IR_TINT && t.bits == 32) return ((const int32_t *)p)[i];
+    AT_ASSERT(t.code == AT_IR_TFLOAT);
     switch (t.bits) {
     case 16: return half_to_double(((const uint16_t *)p)[i]);
     case 32: return ((const float *)p)[i];
@@ -59,7 +63,12 @@ double at_tmpl_load_f(at_ir_type t, const void *p, int64_t i)
 
 void at_tmpl_store_f(at_ir_type t, void *p, int64_t i, double v)
 {
-    AT_ASSERT(t.code == AT_IR_TFLOAT && t.lanes == 1);
+    AT_ASSERT(t.lanes == 1);
+    if (t.code == AT_IR_TINT && t.bits == 32) { /* integer sums are exact in a double below 2^53 */
+        ((int32_t *)p)[i] = (int32_t)v;
+        return;
+    }
+    AT_ASSERT(t.code == AT_IR_TFLOAT);
     switch (t.bits) {
     case 16: ((uint16_t *)p)[i] = double_to_half(v); return;
     case 32: ((float *)p)[i] = (float)v; return;
@@ -77,6 +86,8 @@ const at_ir_expr *at_tmpl_i(at_ir_sched *s, int64_t v)
 
 const at_ir_expr *at_tmpl_f(at_ir_sched *s, at_ir_type t, double v)
 {
+    /* the zero of an integer accumulator or padding (int8 convolutions) */
+    if (at_ir_type_is_int(t)) return at_ir_int(s, t, (int64_t)v);
     return at_ir_float(s, t, v);
 }
 

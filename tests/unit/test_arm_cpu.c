@@ -481,13 +481,15 @@ static void targets_should_parse_to_the_arm_cpu_strategy(void **state)
 }
 
 /* Counts tasks by template in an extraction. */
-static void count_templates(const at_net_tasks *ts, size_t *sp, size_t *dw, size_t *np, size_t *pk)
+static void count_templates(const at_net_tasks *ts, size_t *sp, size_t *wg, size_t *dw, size_t *np, size_t *pk)
 {
-    *sp = *dw = *np = *pk = 0;
+    *sp = *wg = *dw = *np = *pk = 0;
     for (size_t i = 0; i < at_net_tasks_count(ts); i++) {
         const char *name = at_task_template(at_net_tasks_at(ts, i))->name;
         if (!strcmp(name, "conv2d_nchw_spatial_pack.arm_cpu"))
             ++*sp;
+        else if (!strcmp(name, "conv2d_nchw_winograd.arm_cpu"))
+            ++*wg;
         else if (!strcmp(name, "depthwise_conv2d_nchw.arm_cpu"))
             ++*dw;
         else if (!strcmp(name, "dense_nopack.x86"))
@@ -505,39 +507,51 @@ static void resnet18_and_mobilenet_should_extract_arm_cpu_tasks(void **state)
     at_net_opts o = {0};
     at_net *net;
     at_net_tasks *ts;
-    size_t sp, dw, np, pk;
+    size_t sp, wg, dw, np, pk;
     assert_ok(at_net_load("resnet-18", &o, &net));
     assert_ok(at_net_extract(net, AT_NET_TARGET_ARM_CPU, AT_NET_OPS_ALL, &ts));
-    count_templates(ts, &sp, &dw, &np, &pk);
+    count_templates(ts, &sp, &wg, &dw, &np, &pk);
     assert_int_equal(sp, 12); /* resnet-18's distinct convolutions */
+    assert_int_equal(wg, 4);  /* its 3x3 stride-1 ones */
     assert_int_equal(dw, 0);
     assert_int_equal(np, 1);
     assert_int_equal(pk, 1);
-    assert_int_equal(at_net_tasks_count(ts), 14);
-    /* lowering order: the stem first, the dense pair last, nopack before pack */
+    assert_int_equal(at_net_tasks_count(ts), 18);
+    /* lowering order: the stem first, winograd right after the spatial pack of the same
+     * convolution, the dense pair last, nopack before pack */
     assert_string_equal(at_net_tasks_args_json(ts, 0),
                         "[[\"TENSOR\", [1, 3, 224, 224], \"float32\"], [\"TENSOR\", [64, 3, 7, 7], \"float32\"], [2, 2], "
                         "[3, 3, 3, 3], [1, 1], \"float32\"]");
-    assert_string_equal(at_task_template(at_net_tasks_at(ts, 12))->name, "dense_nopack.x86");
-    assert_string_equal(at_task_template(at_net_tasks_at(ts, 13))->name, "dense_pack.x86");
-    assert_string_equal(at_net_tasks_args_json(ts, 12),
+    assert_string_equal(at_task_template(at_net_tasks_at(ts, 1))->name, "conv2d_nchw_spatial_pack.arm_cpu");
+    assert_string_equal(at_task_template(at_net_tasks_at(ts, 2))->name, "conv2d_nchw_winograd.arm_cpu");
+    assert_string_equal(at_net_tasks_args_json(ts, 2), at_net_tasks_args_json(ts, 1));
+    assert_string_equal(at_task_template(at_net_tasks_at(ts, 16))->name, "dense_nopack.x86");
+    assert_string_equal(at_task_template(at_net_tasks_at(ts, 17))->name, "dense_pack.x86");
+    assert_string_equal(at_net_tasks_args_json(ts, 16),
                         "[[\"TENSOR\", [1, 512], \"float32\"], [\"TENSOR\", [1000, 512], \"float32\"], null, \"float32\"]");
     /* the dense node's implementations, with TVM's plevels (pack is the untuned choice) */
     const at_net_impl *impls;
-    size_t node = at_net_tasks_first_node(ts, 12);
+    size_t node = at_net_tasks_first_node(ts, 16);
     assert_int_equal(at_net_tasks_node_impls(ts, node, &impls), 2);
     assert_int_equal(impls[0].plevel, 5);
     assert_int_equal(impls[1].plevel, 10);
+    /* a 3x3 stride-1 convolution: spatial pack (10, the untuned choice) then winograd (5) */
+    node = at_net_tasks_first_node(ts, 2);
+    assert_int_equal(at_net_tasks_node_impls(ts, node, &impls), 2);
+    assert_int_equal(impls[0].plevel, 10);
+    assert_int_equal(impls[1].plevel, 5);
+    assert_int_equal(impls[1].task, 2);
     at_net_tasks_free(ts);
     assert_ok(at_net_extract(net, AT_NET_TARGET_ARM_CPU, AT_NET_OPS_CONV2D, &ts));
-    assert_int_equal(at_net_tasks_count(ts), 12);
+    assert_int_equal(at_net_tasks_count(ts), 16);
     at_net_tasks_free(ts);
     at_net_free(net);
 
     assert_ok(at_net_load("mobilenet", &o, &net));
     assert_ok(at_net_extract(net, AT_NET_TARGET_ARM_CPU, AT_NET_OPS_ALL, &ts));
-    count_templates(ts, &sp, &dw, &np, &pk);
+    count_templates(ts, &sp, &wg, &dw, &np, &pk);
     assert_int_equal(sp, 10);
+    assert_int_equal(wg, 0); /* no 3x3 stride-1 dense convolution */
     assert_int_equal(dw, 9);
     assert_int_equal(np + pk, 2);
     at_net_tasks_free(ts);

@@ -31,16 +31,21 @@ static void tasks_resnet18_on_arm_cpu_should_print_its_rows(void **state)
     (void)state;
     const char *a[] = {"tasks", "resnet-18", "--target", "arm_cpu", "--ops", "all"};
     assert_int_equal(run(a, 6), 0);
-    if (count_lines(out_text) != 3 + 14) fail_msg("%s", out_text);
-    assert_non_null(strstr(out_text, "Extract tasks...\nresnet-18: 14 tasks on llvm -device=arm_cpu (ops all), input [1, 3, 224, 224]\n"));
+    if (count_lines(out_text) != 3 + 18) fail_msg("%s", out_text);
+    assert_non_null(strstr(out_text, "Extract tasks...\nresnet-18: 18 tasks on llvm -device=arm_cpu (ops all), input [1, 3, 224, 224]\n"));
     assert_non_null(strstr(out_text, "   1  conv2d_nchw_spatial_pack.arm_cpu  [1, 3, 224, 224]  [64, 3, 7, 7]     [2, 2]   "
                                      "[3, 3, 3, 3]  237138804  112000\n"));
-    assert_non_null(strstr(out_text, "  12  conv2d_nchw_spatial_pack.arm_cpu  [1, 512, 7, 7]    [512, 512, 3, 3]  [1, 1]   "
+    /* winograd after the spatial pack on the 3x3 stride-1 convolutions, FLOPs without the padding */
+    assert_non_null(strstr(out_text, "   3  conv2d_nchw_winograd.arm_cpu      [1, 64, 56, 56]   [64, 64, 3, 3]    [1, 1]   "
+                                     "[1, 1, 1, 1]  231211008    2000\n"));
+    assert_non_null(strstr(out_text, "  16  conv2d_nchw_winograd.arm_cpu      [1, 512, 7, 7]    [512, 512, 3, 3]  [1, 1]   "
+                                     "[1, 1, 1, 1]  231211008    1200\n"));
+    assert_non_null(strstr(out_text, "  15  conv2d_nchw_spatial_pack.arm_cpu  [1, 512, 7, 7]    [512, 512, 3, 3]  [1, 1]   "
                                      "[1, 1, 1, 1]  231501312    6400\n"));
     /* dense_nopack's FLOPs carry its lane sum (2 M N K + M N) */
-    assert_non_null(strstr(out_text, "  13  dense_nopack.x86                  [1, 512]          [1000, 512]       -        "
+    assert_non_null(strstr(out_text, "  17  dense_nopack.x86                  [1, 512]          [1000, 512]       -        "
                                      "-               1025000     160\n"));
-    assert_non_null(strstr(out_text, "  14  dense_pack.x86                    [1, 512]          [1000, 512]       -        "
+    assert_non_null(strstr(out_text, "  18  dense_pack.x86                    [1, 512]          [1000, 512]       -        "
                                      "-               1024000    1000\n"));
 
 }

@@ -21,9 +21,9 @@ static void ten_seeded_configs_per_case_should_match_the_reference(void **state)
 {
     (void)state;
     size_t ran = arm_cpu_check_all(10, 20261122, interp, NULL);
-    /* 18 cases x (10 + the fallback); instantiation errors (depthwise's ann unrolling more than 16)
-     * are rare: 197 run with this seed */
-    if (ran < 18 * 10) fail_msg("only %zu configs ran", ran);
+    /* 28 cases x (10 + the fallback); instantiation errors (depthwise's ann unrolling more than 16)
+     * are rare */
+    if (ran < 28 * 10) fail_msg("only %zu configs ran", ran);
 }
 
 /* Program text of config index of (name, args). */
@@ -59,7 +59,7 @@ static void programs_should_have_tvms_cpu_shape(void **state)
     (void)state;
     size_t nk, np;
     const char *const *cases;
-    for (size_t ti = 0; ti < 4; ti++) {
+    for (size_t ti = 0; ti < ARM_CPU_N_TEMPLATES; ti++) {
         arm_cpu_cases(arm_cpu_templates[ti], &cases);
         char *text = program_text(arm_cpu_templates[ti], cases[0], -1, &nk, &np);
         assert_non_null(strstr(text, "parallel"));
@@ -67,8 +67,10 @@ static void programs_should_have_tvms_cpu_shape(void **state)
         assert_null(strstr(text, "threadIdx"));
         assert_null(strstr(text, "barrier"));
         /* spatial pack: kernel_vec (prepare), data_vec, conv; depthwise: pack, conv, unpack (all
-         * timed); nopack: one kernel; pack: packed_weight (prepare) and the dense */
-        static const size_t want_k[4] = {3, 3, 1, 2}, want_p[4] = {1, 0, 0, 1};
+         * timed); nopack: one kernel; pack: packed_weight (prepare) and the dense; winograd: U
+         * (prepare), V, the output with M computed at it; transpose: kernel_vec (timed), data_vec,
+         * conv */
+        static const size_t want_k[ARM_CPU_N_TEMPLATES] = {3, 3, 1, 2, 3, 3}, want_p[ARM_CPU_N_TEMPLATES] = {1, 0, 0, 1, 1, 0};
         assert_int_equal(nk, want_k[ti]);
         assert_int_equal(np, want_p[ti]);
         at_free(text);
