@@ -427,14 +427,18 @@ static at_status load_graph(ox *o, const Onnx__GraphProto *g, const at_net_opts 
     ox_value in = {.name = data->name, .node = 0, .rank = rank};
     memcpy(in.dims, dims, rank * sizeof *dims);
     AT_TRY(push(o, &in));
+    o->graph = g;
     for (size_t i = 0; i < g->n_node; i++) {
         o->cur = g->node[i];
+        o->at = i;
+        o->consumed = 0;
         const char *type = o->cur->op_type ? o->cur->op_type : "";
         if (o->cur->domain && o->cur->domain[0] && strcmp(o->cur->domain, "ai.onnx"))
             return ox_fail(o, AT_EUNSUPPORTED, "operator domain '%s' not supported", o->cur->domain);
         ox_convert_fn fn = ox_find_op(type);
         if (!fn) return ox_fail(o, AT_EUNSUPPORTED, "operator not supported");
         AT_TRY(fn(o));
+        i += o->consumed;
     }
     o->cur = NULL;
     if (g->n_output < 1 || !g->output[0]->name) return ox_fail(o, AT_EINVAL, "the graph has no output");

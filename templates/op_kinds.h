@@ -20,6 +20,7 @@
     X(AT_OP_POOL2D_MAX_NCHW, at_op_pool2d_max_nchw)     /* topi pool2d, pool_type "max", layout NCHW */   \
     X(AT_OP_CONV2D_NCHWC, at_op_conv2d_nchwc)           /* x86 conv2d_NCHWc, NCHW workload */             \
     X(AT_OP_DEPTHWISE_CONV2D_NCHWC, at_op_depthwise_conv2d_nchwc) /* x86, multiplier 1 */               \
+    X(AT_OP_GROUP_CONV2D_NCHW, at_op_group_conv2d_nchw) /* topi group_conv2d_nchw (x86, arm_cpu)  */     \
     /* new kinds: a row above this line */
 
 typedef enum at_op_kind {
@@ -36,6 +37,7 @@ typedef enum at_op_kind {
 #include "templates/ops_conv2d.h"
 #include "templates/ops_conv2d_packed.h"
 #include "templates/ops_dense.h"
+#include "templates/ops_group_conv2d.h"
 #include "templates/ops_matmul.h"
 #include "templates/ops_pool2d.h"
 /* new kinds: their header above this line */
@@ -49,6 +51,7 @@ typedef enum at_op_kind {
     at_conv2d_packed_args conv2d_packed;                                                             \
     at_alu_packed_args    alu_packed; /* add_packed, multiply_packed */                              \
     at_pool2d_args        pool2d;                                                                    \
+    at_group_conv2d_args  group_conv2d;                                                              \
     at_ext_args           ext; /* every kind a plugin registers (templates/plugin.h) */             \
     /* new argument structs: a member above this line */
 
