@@ -335,6 +335,7 @@ static void ox_fini(ox *o)
 {
     for (size_t i = 0; i < o->n_vals; i++) value_fini(&o->vals[i]);
     at_free(o->vals);
+    at_free(o->skip);
 }
 
 static bool is_initializer(const Onnx__GraphProto *g, const char *name)
@@ -429,16 +430,15 @@ static at_status load_graph(ox *o, const Onnx__GraphProto *g, const at_net_opts 
     AT_TRY(push(o, &in));
     o->graph = g;
     for (size_t i = 0; i < g->n_node; i++) {
+        if (o->skip && o->skip[i]) continue;
         o->cur = g->node[i];
         o->at = i;
-        o->consumed = 0;
         const char *type = o->cur->op_type ? o->cur->op_type : "";
         if (o->cur->domain && o->cur->domain[0] && strcmp(o->cur->domain, "ai.onnx"))
             return ox_fail(o, AT_EUNSUPPORTED, "operator domain '%s' not supported", o->cur->domain);
         ox_convert_fn fn = ox_find_op(type);
         if (!fn) return ox_fail(o, AT_EUNSUPPORTED, "operator not supported");
         AT_TRY(fn(o));
-        i += o->consumed;
     }
     o->cur = NULL;
     if (g->n_output < 1 || !g->output[0]->name) return ox_fail(o, AT_EINVAL, "the graph has no output");

@@ -34,10 +34,11 @@ typedef struct ox {
     ox_value   *vals;
     size_t      n_vals, cap_vals;
     const Onnx__NodeProto *cur; /* the node being converted, for errors */
-    /* the graph and cur's index in it; a converter that also converts the nodes after cur (a
-     * recognised chain) sets consumed to how many, and the import skips them */
+    /* the graph and cur's index in it; a converter that also converts later nodes (a
+     * recognised chain) marks them in skip (allocated by it, n_node entries) */
     const Onnx__GraphProto *graph;
-    size_t                  at, consumed;
+    size_t                  at;
+    bool                   *skip;
 } ox;
 
 /* "m.onnx: node 'Resize_12' (Resize, opset 13): <detail>", status code. */
@@ -79,9 +80,13 @@ at_status ox_append(ox *o, at_net_op op, const char *suffix, const size_t *input
 at_status ox_node_2d(ox *o, const ox_value *v, size_t *node);
 
 /* Reshape of runtime value x (rank 4) to dims[0..5): when it starts a channel shuffle
- * (onnx_shuffle.c), converts the chain, binds the last node's output, sets o->consumed and
- * *done; otherwise *done = false and nothing changes. Statuses as ox_append. */
+ * (onnx_shuffle.c), converts the chain, binds its last node's output, marks the chain's later
+ * nodes in o->skip and sets *done; otherwise *done = false and nothing changes. Statuses as
+ * ox_append. */
 at_status ox_channel_shuffle(ox *o, const ox_value *x, const int64_t dims[5], bool *done);
+
+/* Slice (onnx_slice.c), a converter of the table. */
+at_status ox_op_slice(ox *o);
 
 /* The operator table (onnx_ops.c). */
 typedef at_status (*ox_convert_fn)(ox *o);

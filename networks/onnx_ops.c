@@ -911,6 +911,7 @@ static const struct {
     {"Reshape", op_reshape},
     {"Shape", op_shape},
     {"Sigmoid", op_sigmoid},
+    {"Slice", ox_op_slice},
     {"Softmax", op_softmax},
     {"Squeeze", op_squeeze},
     {"Sub", op_sub},

@@ -189,8 +189,31 @@ static void every_config_should_match_the_reference(void **state)
 
 /* ---- imported models ---- */
 
-/* x [1, 4, 6, 6] -> Conv (group 2, 8 channels, bias) -> Relu -> channel shuffle of 2 groups ->
- * Conv (group 4, stride 2) -> Relu. */
+/* A tensor attribute of n int64 values (rank 1): a Constant node's value. */
+static void attr_tensor_i64(const char *name, size_t n, int64_t *v)
+{
+    static Onnx__TensorProto t;
+    static int64_t dim;
+    onnx__tensor_proto__init(&t);
+    dim = (int64_t)n;
+    t.n_dims = 1;
+    t.dims = &dim;
+    t.has_data_type = 1;
+    t.data_type = 7;
+    t.n_int64_data = n;
+    t.int64_data = v;
+    Onnx__AttributeProto *a = &attrs[n_attrs];
+    onnx__attribute_proto__init(a);
+    a->name = (char *)name;
+    a->has_type = 1;
+    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+    a->t = &t;
+    attr_ptrs[n_attrs++] = a;
+}
+
+/* x [1, 4, 6, 6] -> Conv (group 2, 8 channels, bias) -> Relu -> channel shuffle of 2 groups, as
+ * torch.onnx writes it (the final Reshape's shape a Constant node after the Transpose) -> Conv
+ * (group 4, stride 2) -> Relu. */
 static uint8_t *grouped_model(size_t *len)
 {
     reset();
@@ -200,7 +223,6 @@ static uint8_t *grouped_model(size_t *len)
     init_f("b1", 1, b1d, 2);
     init_f("w2", 4, w2d, 3);
     init_i64("s5", 5, s5);
-    init_i64("s4", 4, s4);
     attr_ints("kernel_shape", 2, k3);
     attr_ints("pads", 4, p1);
     attr_int("group", 2);
@@ -209,6 +231,8 @@ static uint8_t *grouped_model(size_t *len)
     node("Reshape", "split", "r1,s5", "rs", 0);
     attr_ints("perm", 5, perm);
     node("Transpose", "swap", "rs", "tr", 1);
+    attr_tensor_i64("value", 4, s4);
+    node("Constant", "shape4", "", "s4", 1);
     node("Reshape", "merge", "tr,s4", "sh", 0);
     attr_ints("kernel_shape", 2, k3);
     attr_ints("pads", 4, p1);
