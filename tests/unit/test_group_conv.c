@@ -4,9 +4,11 @@
  * IR interpreter against the reference), and imported ONNX models: a grouped Conv becomes a
  * group_conv2d_nchw task on llvm and arm_cpu and an untuned direct program on mali; torch's
  * channel shuffle (Reshape rank 5 -> Transpose -> Reshape) becomes one transpose node; the model
- * runs on the LLVM backend and the interpreter as on the reference executor. */
+ * runs on the LLVM backend and the interpreter as on the reference executor. Slice, which
+ * shufflenet's channel split needs: a runtime slice crops, a constant one folds. */
 #include "tests/support/test_support.h"
 #include "tests/support/test_onnx_support.h"
+#include "tests/support/test_group_conv_support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -189,61 +191,6 @@ static void every_config_should_match_the_reference(void **state)
 
 /* ---- imported models ---- */
 
-/* A tensor attribute of n int64 values (rank 1): a Constant node's value. */
-static void attr_tensor_i64(const char *name, size_t n, int64_t *v)
-{
-    static Onnx__TensorProto t;
-    static int64_t dim;
-    onnx__tensor_proto__init(&t);
-    dim = (int64_t)n;
-    t.n_dims = 1;
-    t.dims = &dim;
-    t.has_data_type = 1;
-    t.data_type = 7;
-    t.n_int64_data = n;
-    t.int64_data = v;
-    Onnx__AttributeProto *a = &attrs[n_attrs];
-    onnx__attribute_proto__init(a);
-    a->name = (char *)name;
-    a->has_type = 1;
-    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
-    a->t = &t;
-    attr_ptrs[n_attrs++] = a;
-}
-
-/* x [1, 4, 6, 6] -> Conv (group 2, 8 channels, bias) -> Relu -> channel shuffle of 2 groups, as
- * torch.onnx writes it (the final Reshape's shape a Constant node after the Transpose) -> Conv
- * (group 4, stride 2) -> Relu. */
-static uint8_t *grouped_model(size_t *len)
-{
-    reset();
-    static int64_t w1d[4] = {8, 2, 3, 3}, b1d[1] = {8}, w2d[4] = {8, 2, 3, 3}, k3[2] = {3, 3}, p1[4] = {1, 1, 1, 1}, s2[2] = {2, 2};
-    static int64_t s5[5] = {1, 2, 4, 6, 6}, s4[4] = {1, -1, 6, 6}, perm[5] = {0, 2, 1, 3, 4};
-    init_f("w1", 4, w1d, 1);
-    init_f("b1", 1, b1d, 2);
-    init_f("w2", 4, w2d, 3);
-    init_i64("s5", 5, s5);
-    attr_ints("kernel_shape", 2, k3);
-    attr_ints("pads", 4, p1);
-    attr_int("group", 2);
-    node("Conv", "conv1", "x,w1,b1", "c1", 3);
-    node("Relu", "relu1", "c1", "r1", 0);
-    node("Reshape", "split", "r1,s5", "rs", 0);
-    attr_ints("perm", 5, perm);
-    node("Transpose", "swap", "rs", "tr", 1);
-    attr_tensor_i64("value", 4, s4);
-    node("Constant", "shape4", "", "s4", 1);
-    node("Reshape", "merge", "tr,s4", "sh", 0);
-    attr_ints("kernel_shape", 2, k3);
-    attr_ints("pads", 4, p1);
-    attr_ints("strides", 2, s2);
-    attr_int("group", 4);
-    node("Conv", "conv2", "sh,w2", "c2", 4);
-    node("Relu", "relu2", "c2", "y", 0);
-    const int64_t dims[4] = {1, 4, 6, 6};
-    return pack(dims, false, 13, len);
-}
-
 static void shuffle_should_permute_channels(void **state)
 {
     (void)state;
@@ -278,6 +225,54 @@ static void shuffle_should_permute_channels(void **state)
     assert_ok(at_net_exec_set_input(e, x));
     assert_ok(at_net_exec_run(e, NULL));
     float got[6];
+    assert_ok(at_net_exec_get(e, at_net_output(net), got));
+    assert_memory_equal(got, want, sizeof want);
+    at_net_exec_free(e);
+    at_net_plan_free(plan);
+    at_net_tasks_free(ts);
+    at_net_values_free(v);
+    at_net_free(net);
+    at_net_free(raw);
+    at_free(bytes);
+}
+
+static void slice_should_crop_and_fold(void **state)
+{
+    (void)state;
+    reset();
+    static int64_t st[1] = {2}, en[1] = {INT64_MAX}, ax[1] = {1}, c[4] = {1, 99, 8, 99}, z[1] = {0}, e4[1] = {4}, two[1] = {2};
+    init_i64("st", 1, st);
+    init_i64("en", 1, en);
+    init_i64("ax", 1, ax);
+    init_i64("c", 4, c);
+    init_i64("z", 1, z);
+    init_i64("e4", 1, e4);
+    init_i64("two", 1, two);
+    node("Slice", "split", "x,st,en,ax", "s", 0);   /* channels 2.. of 4 */
+    node("Slice", "shape", "c,z,e4,z,two", "sh", 0); /* [1, 8]: every other value */
+    node("Reshape", "flat", "s,sh", "y", 0);
+    size_t len;
+    const int64_t dims[4] = {1, 4, 2, 2};
+    uint8_t *bytes = pack(dims, false, 13, &len);
+    at_net *raw, *net;
+    assert_ok(at_net_onnx_parse(bytes, len, "slice.onnx", NULL, NULL, NULL, &raw));
+    assert_ok(at_net_fuse(raw, &net));
+    float x[16], want[8];
+    for (int i = 0; i < 16; i++) x[i] = (float)i;
+    for (int i = 0; i < 8; i++) want[i] = (float)(8 + i);
+    at_net_values *v;
+    assert_ok(at_net_run_reference(net, x, false, &v));
+    assert_int_equal(at_net_node_numel(at_net_node_at(net, at_net_output(net))), 8);
+    assert_memory_equal(at_net_values_get(v, at_net_output(net)), want, sizeof want);
+    at_net_tasks *ts;
+    at_net_plan *plan;
+    at_net_exec *e;
+    assert_ok(at_net_extract(net, AT_NET_TARGET_X86, AT_NET_OPS_ALL, &ts));
+    assert_ok(at_net_plan_new(net, ts, at_net_dispatch_fallback, NULL, &plan));
+    assert_ok(at_net_exec_new(net, plan, at_net_interp_backend(), NULL, &e));
+    assert_ok(at_net_exec_set_input(e, x));
+    assert_ok(at_net_exec_run(e, NULL));
+    float got[8];
     assert_ok(at_net_exec_get(e, at_net_output(net), got));
     assert_memory_equal(got, want, sizeof want);
     at_net_exec_free(e);
@@ -427,6 +422,7 @@ int main(void)
         cmocka_unit_test(space_and_fallback_should_be_tvms),
         cmocka_unit_test(every_config_should_match_the_reference),
         cmocka_unit_test(shuffle_should_permute_channels),
+        cmocka_unit_test(slice_should_crop_and_fold),
         cmocka_unit_test(other_rank5_tensors_should_stay_refused),
         cmocka_unit_test(grouped_model_should_run_like_the_reference),
         cmocka_unit_test(multiplier_depthwise_should_stay_refused),
