@@ -72,6 +72,8 @@ static const char *const at_test_onnx_passing[] __attribute__((unused)) = {
     "test_concat_3d_axis_2", "test_concat_3d_axis_negative_1", "test_concat_3d_axis_negative_2",
     "test_concat_3d_axis_negative_3",
     "test_gemm_transposeA", "test_gemm_all_attributes", "test_gemm_default_matrix_bias",
+    "test_slice", "test_slice_default_axes", "test_slice_default_steps", "test_slice_end_out_of_bounds",
+    "test_slice_neg", "test_slice_negative_axes",
 };
 
 static inline uint8_t *slurp(const char *path, size_t *len)
