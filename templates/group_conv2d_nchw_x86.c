@@ -19,7 +19,8 @@
  *   cached copy C between CC and the unpack is folded away: the same values, one copy fewer).
  * TVM's compute indexes data_vec with kd / ic_bn chunks and kernel_vec with kpg / oc_bn chunks:
  * a block that does not divide a group's channels reads past those stages, so such configs are
- * instantiation errors here.
+ * instantiation errors here. The ow split is TVM's split by factor: a factor not dividing OW (only
+ * TVM's fallback makes one, for a dilated kernel) leaves a guarded tail.
  *
  * Fallback (_fallback_schedule; simd width get_simd_32bit_lanes() = 4 for `llvm` without -mcpu,
  * and the arm_cpu file's fixed 4): oc_bn the largest <= 4 dividing kpg, ic_bn the largest <= oc_bn
@@ -76,12 +77,15 @@ static at_status read_config(const at_args *args, const at_config *c, plan *p)
     if (p->kpg % p->oc_bn)
         return AT_FAIL(AT_EINVAL, "tile_oc: block %lld does not divide the %lld output channels of a group", (long long)p->oc_bn,
                        (long long)p->kpg);
-    AT_TRY(at_tmpl_split_inner(c, TILE_OW, p->g.ow, 2, parts));
-    if (parts[1] > 64) return AT_FAIL(AT_EINVAL, "tile_ow: size %lld is over 64", (long long)parts[1]);
-    p->reg_n = parts[1];
+    /* split(ow, factor=reg_n): the space's sizes divide OW, but TVM's fallback sizes it from the
+     * undilated width, so a dilated workload's fallback factor may not -- a guarded tail then */
+    int64_t sizes[2];
+    at_config_split(c, TILE_OW, sizes, 2);
+    if (sizes[1] < 1 || sizes[1] > 64) return AT_FAIL(AT_EINVAL, "tile_ow: size %lld is outside 1 .. 64", (long long)sizes[1]);
+    p->reg_n = sizes[1];
     p->icc = p->kd / p->ic_bn;
     p->occ = p->kpg / p->oc_bn;
-    p->ow_chunk = p->g.ow / p->reg_n;
+    p->ow_chunk = (p->g.ow + p->reg_n - 1) / p->reg_n;
     p->unroll_kw = at_config_other_int(c, UNROLL_KW) != 0;
     p->ot = a->conv.out_dtype;
     return AT_OK;
@@ -190,6 +194,13 @@ static const at_ir_stmt *store_body(at_ir_sched *s, const plan *p, const at_ir_e
     return at_ir_store(s, p->out, at_tmpl_index(s, oi, od, 4), at_ir_load(s, e->cc, at_ir_add(s, e->cc_base, ocb), 1));
 }
 
+/* body, under the tail guard ow < OW when reg_n does not divide OW. */
+static const at_ir_stmt *tail(at_ir_sched *s, const plan *p, const at_ir_expr *ow, const at_ir_stmt *body)
+{
+    if (p->g.ow % p->reg_n == 0) return body;
+    return at_ir_if(s, at_ir_bin(s, AT_IR_LT, ow, i_(s, p->g.ow)), body, NULL);
+}
+
 static void conv_stage(at_ir_sched *s, const plan *p)
 {
     const at_conv2d_geom *g = &p->g;
@@ -218,14 +229,14 @@ static void conv_stage(at_ir_sched *s, const plan *p)
     e.kw = v_(s, kw);
     e.ow = at_ir_add(s, ow0, v_(s, owb));
     e.cc_base = at_ir_mul(s, v_(s, owb), i_(s, p->oc_bn));
-    const at_ir_stmt *upd = at_tmpl_nest(s, &owb, 1, over_ocb(s, p, "ocb", update_body, &e));
+    const at_ir_stmt *upd = at_tmpl_nest(s, &owb, 1, tail(s, p, e.ow, over_ocb(s, p, "ocb", update_body, &e)));
     at_tmpl_loop red[4] = {icc, kh, p->unroll_kw ? icb : kw, p->unroll_kw ? kw : icb};
     upd = at_tmpl_nest(s, red, 4, upd);
 
     owb = at_tmpl_loop_new(s, "ow.inner.out", p->reg_n, AT_IR_SERIAL);
     e.ow = at_ir_add(s, ow0, v_(s, owb));
     e.cc_base = at_ir_mul(s, v_(s, owb), i_(s, p->oc_bn));
-    const at_ir_stmt *st = at_tmpl_nest(s, &owb, 1, over_ocb(s, p, "ocb.out", store_body, &e));
+    const at_ir_stmt *st = at_tmpl_nest(s, &owb, 1, tail(s, p, e.ow, over_ocb(s, p, "ocb.out", store_body, &e)));
 
     const at_ir_stmt *items[3] = {init, upd, st};
     at_ir_add_kernel(s, "group_conv2d_nchw_kernel", at_tmpl_nest(s, &f, 1, at_tmpl_nest(s, &owc, 1, at_ir_seq(s, items, 3))));

@@ -138,6 +138,36 @@ static void space_and_fallback_should_be_tvms(void **state)
     at_task_free(t);
 }
 
+/* A dilated workload's fallback: TVM sizes tile_ow from the undilated width (11 here, the output
+ * is 9 wide), a factor that does not divide; the program guards the tail and still matches. */
+static void dilated_fallback_should_run(void **state)
+{
+    (void)state;
+    at_task *t = task("group_conv2d_nchw.x86", "1,4,9,9,4,3,3,1,2,2,2");
+    at_config *c;
+    assert_ok(at_task_fallback_config(t, NULL, 0, &c));
+    int64_t sizes[2];
+    at_config_split(c, 2, sizes, 2);
+    assert_int_equal(sizes[1], 11);
+    const at_args *a = at_task_args(t);
+    at_tensor_desc d[AT_OP_MAX_TENSORS];
+    assert_int_equal(at_op_tensors(a, d), 3);
+    float x[324], k[72], y[324], ref[324];
+    assert_true(d[0].n_elems == 324 && d[1].n_elems == 72 && d[2].n_elems == 324);
+    for (int i = 0; i < 324; i++) x[i] = (float)((i * 7) % 13) - 6;
+    for (int i = 0; i < 72; i++) k[i] = (float)((i * 5) % 11) - 5;
+    at_op_reference(a, (const void *const[]){x, k}, (void *const[]){ref});
+    at_arena *ar;
+    assert_ok(at_arena_new(0, &ar));
+    const at_ir_program *p;
+    assert_ok(at_task_instantiate(t, c, ar, &p));
+    assert_ok(at_ir_interp(p, (void *const[]){x, k, y}));
+    assert_memory_equal(y, ref, sizeof y); /* small integers: exact */
+    at_arena_free(ar);
+    at_config_free(c);
+    at_task_free(t);
+}
+
 /* Every config of each tiny workload: those whose blocks divide a group's channels run on the
  * interpreter and match the reference; the others are instantiation errors. */
 static void every_config_should_match_the_reference(void **state)
@@ -420,6 +450,7 @@ int main(void)
         cmocka_unit_test(flops_should_count_the_x86_compute),
         cmocka_unit_test(reference_should_convolve_each_group_alone),
         cmocka_unit_test(space_and_fallback_should_be_tvms),
+        cmocka_unit_test(dilated_fallback_should_run),
         cmocka_unit_test(every_config_should_match_the_reference),
         cmocka_unit_test(shuffle_should_permute_channels),
         cmocka_unit_test(slice_should_crop_and_fold),
