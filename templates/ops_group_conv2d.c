@@ -193,8 +193,8 @@ static const char *const tiny[] = {
     "\"float32\"]", /* asymmetric padding */
     NULL,
 };
-/* regnet_y_400mf's stage-1 and stage-2 3x3 convolutions (group width 8) */
-static const char *const typical[] = {"1,48,56,56,48,3,3,2,1,6", "1,104,28,28,104,3,3,1,1,13", NULL};
+/* regnet_y_400mf's first two grouped 3x3 convolutions (group width 8) */
+static const char *const typical[] = {"1,48,112,112,48,3,3,2,1,6", "1,104,56,56,104,3,3,2,1,13", NULL};
 
 const at_op_def at_op_group_conv2d_nchw = {
     AT_OP_ROW_("group_conv2d_nchw", "N,C,H,W,CO,KH,KW,stride,pad,groups[,dilation][,dtype]"),
