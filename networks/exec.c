@@ -139,6 +139,8 @@ at_status at_net_plan_new(const at_net *net, const at_net_tasks *tasks, at_net_d
             if (top == SIZE_MAX || impls[k].plevel > impls[top].plevel) top = k;
         }
         if (st != AT_OK) break;
+        /* a grouped convolution the target has no template for runs untuned (group_conv.c) */
+        if (n_impls == 0 && at_net_conv_is_grouped(net, n)) continue;
         if (top == SIZE_MAX) {
             st = AT_FAIL(AT_EINVAL, "node %s (%s): no implementation task (extract with all ops)", n->name,
                          at_net_op_name(n->op));
@@ -560,7 +562,8 @@ static at_status node_steps(at_net_exec *e, size_t i)
 {
     const at_net_node *n = at_net_node_at(e->net, i);
     const at_net_node *in = at_net_node_at(e->net, n->inputs[0]);
-    if (n->op == AT_NET_CONV2D || n->op == AT_NET_DENSE) return anchor_steps(e, i);
+    at_net_pick pick;
+    if ((n->op == AT_NET_CONV2D || n->op == AT_NET_DENSE) && at_net_plan_pick(e->plan, i, &pick)) return anchor_steps(e, i);
     if (n->op == AT_NET_CONSTANT) return AT_OK; /* its buffer holds the values from the start */
     if (n->op == AT_NET_DROPOUT) {          /* an alias, in its input's layout */
         e->node_buf[i] = e->node_buf[n->inputs[0]];
@@ -576,6 +579,18 @@ static at_status node_steps(at_net_exec *e, size_t i)
     void *x2 = NULL;
     if (n->n_inputs > 1 && n->op != AT_NET_CONCAT) AT_TRY(in_layout(e, n->inputs[1], e->blk[i], &x2));
     switch (n->op) {
+    case AT_NET_CONV2D:
+    case AT_NET_DENSE: {
+        /* a grouped conv no task covers (the OpenCL targets): a direct program, untuned */
+        AT_ASSERT(at_net_conv_is_grouped(e->net, n));
+        void *args[5] = {x, NULL, y};
+        size_t k = 3;
+        AT_TRY(upload(e, n->weight, at_net_weight_numel(e->net, n), &args[1]));
+        if (n->epi.bias) AT_TRY(upload(e, n->bias, n->attrs.channels, &args[k++]));
+        if (n->epi.residual) args[k++] = x2;
+        AT_TRY(at_net_prog_group_conv(e->arena, e->net, n, &p));
+        return add_step(e, &other, p, args, k);
+    }
     case AT_NET_BATCH_NORM: {
         int64_t c = n->shape[1];
         float *sc = at_net_floats(c), *sh = at_net_floats(c);
@@ -655,8 +670,6 @@ static at_status node_steps(at_net_exec *e, size_t i)
         /* aliases of the NCHW input (of its NCHW copy when the input is packed) */
         e->node_buf[i] = x;
         return AT_OK;
-    case AT_NET_CONV2D:
-    case AT_NET_DENSE:
     case AT_NET_CONSTANT:
     case AT_NET_DROPOUT:
     case AT_NET_INPUT:

@@ -93,7 +93,7 @@ at_status at_net_ops_parse(const char *text, unsigned *out)
 
 /* ---- strategies ------------------------------------------------------------------------------- */
 
-typedef enum anchor_kind { CONV, DEPTHWISE, DENSE } anchor_kind;
+typedef enum anchor_kind { CONV, DEPTHWISE, GROUP, DENSE } anchor_kind; /* GROUP: 1 < groups, not depthwise */
 
 /* Which convolutions a Winograd implementation takes (stride 1, dilation 1 in both). */
 typedef enum winograd_rule {
@@ -112,7 +112,9 @@ typedef struct rule {
     int64_t       min_batch; /* TVM's SpecializedCondition on the batch (dense_large_batch: 32) */
 } rule;
 
-/* conv2d_strategy_mali / dense_strategy_mali (spec/templates_vta.md §1.1), strategy order. */
+/* conv2d_strategy_mali / dense_strategy_mali (spec/templates_vta.md §1.1), strategy order. TVM's
+ * Mali strategy raises "group_conv2d is not supported for mali": a grouped convolution has no
+ * task, and the executors run it as an untuned direct program. */
 static const rule mali_rules[] = {
     {CONV, "conv2d_nchw_spatial_pack.mali", AT_OP_CONV2D_NCHW, 10, ANY, 0},
     {CONV, "conv2d_nchw_winograd.mali", AT_OP_CONV2D_NCHW_WINOGRAD, 5, WINO_3X3, 0},
@@ -132,13 +134,16 @@ static const rule arm_cpu_rules[] = {
     {CONV, "conv2d_nchw_spatial_pack.arm_cpu", AT_OP_CONV2D_NCHW, 10, ANY, 0},
     {CONV, "conv2d_nchw_winograd.arm_cpu", AT_OP_CONV2D_NCHW_WINOGRAD, 5, WINO_3X3, 0},
     {DEPTHWISE, "depthwise_conv2d_nchw.arm_cpu", AT_OP_DEPTHWISE_CONV2D_NCHW, 10, ANY, 0},
+    {GROUP, "group_conv2d_nchw.arm_cpu", AT_OP_GROUP_CONV2D_NCHW, 10, ANY, 0},
     {DENSE, "dense_nopack.x86", AT_OP_DENSE, 5, ANY, 0},
     {DENSE, "dense_pack.x86", AT_OP_DENSE, 10, ANY, 0},
 };
 
 /* conv2d_strategy_cuda / dense_strategy_cuda (relay/op/strategy/cuda.py, float32 NCHW, no
  * cuDNN/cuBLAS libs), which opencl and cuda share through the key gpu. dense_small_batch.gpu is
- * left out only for rocm; dense_large_batch.gpu applies from batch 32. */
+ * left out only for rocm; dense_large_batch.gpu applies from batch 32. Its grouped convolution,
+ * group_conv2d_nchw.cuda, is not templated here: such a convolution has no task and runs as an
+ * untuned direct program. */
 static const rule gpu_rules[] = {
     {CONV, "conv2d_nchw.cuda", AT_OP_CONV2D_NCHW, 10, ANY, 0},
     {CONV, "conv2d_nchw_winograd.cuda", AT_OP_CONV2D_NCHW_WINOGRAD, 5, WINO_SQUARE, 0},
@@ -154,6 +159,7 @@ static const rule gpu_rules[] = {
 static const rule x86_rules[] = {
     {CONV, "conv2d_NCHWc.x86", AT_OP_CONV2D_NCHWC, 10, ANY, 0},
     {DEPTHWISE, "depthwise_conv2d_NCHWc.x86", AT_OP_DEPTHWISE_CONV2D_NCHWC, 10, DW_PLAIN, 0},
+    {GROUP, "group_conv2d_nchw.x86", AT_OP_GROUP_CONV2D_NCHW, 10, ANY, 0},
     {DENSE, "dense_nopack.x86", AT_OP_DENSE, 5, ANY, 0},
     {DENSE, "dense_pack.x86", AT_OP_DENSE, 10, ANY, 0},
 };
@@ -175,6 +181,16 @@ static void conv_args(const at_net_node *n, const at_net_node *in, at_op_kind op
     memcpy(a->dilation, n->attrs.dilation, sizeof a->dilation);
     a->stride_form = a->pad_form = a->dilation_form = AT_FORM_LIST;
     a->dtype = a->kernel_dtype = a->out_dtype = AT_IR_F32;
+}
+
+static void group_conv_args(const at_net_node *n, const at_net_node *in, at_args *out)
+{
+    at_args c;
+    conv_args(n, in, AT_OP_CONV2D_NCHW, &c);
+    memset(out, 0, sizeof *out);
+    out->op = AT_OP_GROUP_CONV2D_NCHW;
+    out->u.group_conv2d.conv = c.u.conv2d;
+    out->u.group_conv2d.groups = n->attrs.groups;
 }
 
 static void dense_args(const at_net_node *n, const at_net_node *in, at_args *out)
@@ -310,7 +326,7 @@ static at_status extract_node(at_net_tasks *ts, const at_net *net, size_t i, uns
     const at_net_node *n = at_net_node_at(net, i), *in;
     anchor_kind kind;
     if (n->op == AT_NET_CONV2D && (ops & AT_NET_OPS_CONV2D))
-        kind = n->attrs.groups == 1 ? CONV : DEPTHWISE;
+        kind = n->attrs.groups == 1 ? CONV : at_net_conv_is_grouped(net, n) ? GROUP : DEPTHWISE;
     else if (n->op == AT_NET_DENSE && (ops & AT_NET_OPS_DENSE))
         kind = DENSE;
     else
@@ -337,6 +353,8 @@ static at_status extract_node(at_net_tasks *ts, const at_net *net, size_t i, uns
         at_args args;
         if (kind == DENSE)
             dense_args(n, in, &args);
+        else if (kind == GROUP)
+            group_conv_args(n, in, &args);
         else
             conv_args(n, in, ru->op, &args);
         AT_ASSERT(ts->n_impls[i] < MAX_IMPLS);

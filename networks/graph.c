@@ -53,6 +53,13 @@ const char *at_net_op_name(at_net_op op)
     return op_names[op];
 }
 
+bool at_net_conv_is_grouped(const at_net *net, const at_net_node *n)
+{
+    if (n->op != AT_NET_CONV2D || n->attrs.groups <= 1) return false;
+    int64_t c = net->nodes[n->inputs[0]].shape[1];
+    return !(n->attrs.groups == c && n->attrs.channels == c);
+}
+
 bool at_net_op_is_anchor(at_net_op op)
 {
     return op == AT_NET_CONV2D || op == AT_NET_DENSE;
@@ -480,9 +487,13 @@ static at_status infer(const at_net *net, at_net_node *n, const char *who)
         if (in->ndim != 4) return BAD("%s: conv2d takes a 4-D input", who);
         int64_t c = in->shape[1];
         if (a->channels < 1 || a->kernel[0] < 1 || a->kernel[1] < 1) return BAD("%s: conv2d needs channels and a kernel size", who);
-        if (a->groups != 1 && !(a->groups == c && a->channels == c))
-            return BAD("%s: only groups 1 and depthwise (groups == channels == %" PRId64 ") are supported, got groups %" PRId64
-                       " channels %" PRId64, who, c, a->groups, a->channels);
+        if (a->groups < 1 || c % a->groups || a->channels % a->groups)
+            return BAD("%s: groups %" PRId64 " must divide the input channels (%" PRId64 ") and the output channels (%" PRId64 ")",
+                       who, a->groups, c, a->channels);
+        /* TVM computes that as depthwise with a channel multiplier, which no executor here has */
+        if (a->groups > 1 && a->groups == c && a->channels != c)
+            return BAD("%s: a depthwise convolution with a channel multiplier (groups == input channels == %" PRId64
+                       ", %" PRId64 " output channels) is not supported", who, c, a->channels);
         n->shape[1] = a->channels;
         n->shape[2] = window_out(in->shape[2], a->pad[0], a->pad[2], (a->kernel[0] - 1) * a->dilation[0] + 1, a->stride[0]);
         n->shape[3] = window_out(in->shape[3], a->pad[1], a->pad[3], (a->kernel[1] - 1) * a->dilation[1] + 1, a->stride[1]);

@@ -19,6 +19,10 @@ void at_net_set_fused(at_net *net, bool fused);
  * fuse.c, which builds node kinds at_net_append refuses. *out = index. AT_ENOMEM. */
 at_status at_net_push_node(at_net *net, const at_net_node *node, size_t *out);
 
+/* A conv2d node with 1 < groups that is not depthwise (groups == input == output channels):
+ * topi's group_conv2d_nchw. */
+bool at_net_conv_is_grouped(const at_net *net, const at_net_node *n);
+
 /* Length of a node's per-channel parameters: attrs.channels for anchors, else shape[1]. */
 int64_t at_net_channels(const at_net_node *n);
 /* Elements of an anchor's weight (0 for other ops). */
@@ -68,6 +72,11 @@ at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_no
 at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t bn,
                              bool to_packed, const at_ir_epilogue *epi, const at_ir_program **out);
 at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir_program **out);
+
+/* A grouped convolution node (at_net_conv_is_grouped) as a direct program with its epilogue
+ * (group_conv.c), for targets with no template for it. Signature: x, w, y, then the epilogue's
+ * [bias], [residual], as an anchor's fused program takes them. */
+at_status at_net_prog_group_conv(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);
 
 /* A data-parallel launch: for bx, tx: let i = bx * 64 + tx in (if i < total) body. */
 const at_ir_stmt *at_net_grid(at_ir_sched *s, const at_ir_var *i, int64_t total, const at_ir_stmt *body);

@@ -26,7 +26,7 @@
 
 typedef enum at_net_op {
     AT_NET_INPUT = 0,         /* the network input "data", 4-D */
-    AT_NET_CONV2D,            /* nn.conv2d: groups 1, or depthwise (groups == in == out channels); anchor */
+    AT_NET_CONV2D,            /* nn.conv2d: groups 1, depthwise (groups == in == out channels) or grouped; anchor */
     AT_NET_DENSE,             /* nn.dense on a 2-D input, weight [units, K]; anchor */
     AT_NET_BATCH_NORM,        /* nn.batch_norm (inference, output 0) on axis 1 */
     AT_NET_BIAS_ADD,          /* nn.bias_add on axis 1 */
@@ -109,7 +109,7 @@ typedef struct at_net_attrs {
     int64_t stride[2];   /* 0 -> 1 */
     int64_t pad[4];      /* top, left, bottom, right */
     int64_t dilation[2]; /* 0 -> 1 */
-    int64_t groups;      /* 0 -> 1; conv2d: 1 or the input channels (depthwise) */
+    int64_t groups;      /* 0 -> 1; conv2d: 1, the input channels (depthwise) or any count dividing both channels */
     double  eps;         /* batch_norm epsilon; 0 -> 1e-5 */
     bool    no_scale;    /* batch_norm scale=False: gamma is not applied */
     at_net_act act;      /* activation: the function */
@@ -175,7 +175,7 @@ void at_net_free(at_net *net);
 /* Appends a node of op with inputs[0..n_inputs) (earlier nodes) and attrs (NULL: all defaults),
  * computes its shape and, when the network has parameters, creates them. *out (may be NULL) =
  * its index. AT_EINVAL (wrong input count or rank, shapes that do not fit, an output extent < 1,
- * a group count other than 1 or the channels, AT_NET_INPUT, which only at_net_new creates),
+ * a group count not dividing both channel counts or a depthwise channel multiplier, AT_NET_INPUT, which only at_net_new creates),
  * AT_ENOMEM. A scale_shift appended to an unfused graph gets scale 1, shift 0 (no draw) and no relu. The network is unchanged on failure. */
 at_status at_net_append(at_net *net, at_net_op op, const char *name, const size_t *inputs, size_t n_inputs,
                         const at_net_attrs *attrs, size_t *out);

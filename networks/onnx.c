@@ -335,6 +335,7 @@ static void ox_fini(ox *o)
 {
     for (size_t i = 0; i < o->n_vals; i++) value_fini(&o->vals[i]);
     at_free(o->vals);
+    at_free(o->skip);
 }
 
 static bool is_initializer(const Onnx__GraphProto *g, const char *name)
@@ -427,8 +428,11 @@ static at_status load_graph(ox *o, const Onnx__GraphProto *g, const at_net_opts 
     ox_value in = {.name = data->name, .node = 0, .rank = rank};
     memcpy(in.dims, dims, rank * sizeof *dims);
     AT_TRY(push(o, &in));
+    o->graph = g;
     for (size_t i = 0; i < g->n_node; i++) {
+        if (o->skip && o->skip[i]) continue;
         o->cur = g->node[i];
+        o->at = i;
         const char *type = o->cur->op_type ? o->cur->op_type : "";
         if (o->cur->domain && o->cur->domain[0] && strcmp(o->cur->domain, "ai.onnx"))
             return ox_fail(o, AT_EUNSUPPORTED, "operator domain '%s' not supported", o->cur->domain);

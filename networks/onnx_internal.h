@@ -34,6 +34,11 @@ typedef struct ox {
     ox_value   *vals;
     size_t      n_vals, cap_vals;
     const Onnx__NodeProto *cur; /* the node being converted, for errors */
+    /* the graph and cur's index in it; a converter that also converts later nodes (a
+     * recognised chain) marks them in skip (allocated by it, n_node entries) */
+    const Onnx__GraphProto *graph;
+    size_t                  at;
+    bool                   *skip;
 } ox;
 
 /* "m.onnx: node 'Einsum_12' (Einsum, opset 13): <detail>", status code. */
@@ -73,6 +78,15 @@ at_status ox_append(ox *o, at_net_op op, const char *suffix, const size_t *input
 /* The graph node of runtime value v as a 2-D node [d0, d1] (rank-2 values only; appends a
  * reshape when v's node is 4-D). */
 at_status ox_node_2d(ox *o, const ox_value *v, size_t *node);
+
+/* Reshape of runtime value x (rank 4) to dims[0..5): when it starts a channel shuffle
+ * (onnx_shuffle.c), converts the chain, binds its last node's output, marks the chain's later
+ * nodes in o->skip and sets *done; otherwise *done = false and nothing changes. Statuses as
+ * ox_append. */
+at_status ox_channel_shuffle(ox *o, const ox_value *x, const int64_t dims[5], bool *done);
+
+/* Slice (onnx_slice.c), a converter of the table. */
+at_status ox_op_slice(ox *o);
 
 /* The operator table (onnx_ops.c). */
 typedef at_status (*ox_convert_fn)(ox *o);

@@ -317,11 +317,12 @@ static at_status op_conv(ox *o)
     AT_TRY(need_const(o, w, "weight"));
     if (x->rank != 4 || w->rank != 4) return UNSUP("only 2-D convolutions (4-D input and weight) are supported");
     int64_t groups = ox_attr_i(o, "group", 1), cin = x->dims[1];
-    if (groups < 1 || cin % groups || w->dims[1] * groups != cin)
+    if (groups < 1 || cin % groups || w->dims[1] * groups != cin || w->dims[0] % groups)
         return ox_fail(o, AT_EINVAL, "weight [%" PRId64 ", %" PRId64 ", ...] does not fit %" PRId64 " input channels in %" PRId64 " groups",
                        w->dims[0], w->dims[1], cin, groups);
-    if (groups != 1 && !(groups == cin && w->dims[0] == cin))
-        return UNSUP("group %" PRId64 " (only 1 and depthwise, group == channels, are supported)", groups);
+    if (groups != 1 && groups == cin && w->dims[0] != cin)
+        return UNSUP("group %" PRId64 " with %" PRId64 " output channels (a depthwise convolution with a channel multiplier)", groups,
+                     w->dims[0]);
     const int64_t *ks;
     size_t nk = ox_attr_ints(o, "kernel_shape", &ks);
     if (nk && (nk != 2 || ks[0] != w->dims[2] || ks[1] != w->dims[3])) return ox_fail(o, AT_EINVAL, "kernel_shape differs from the weight's");
@@ -491,6 +492,11 @@ static at_status reshaped(ox *o, const ox_value *x, size_t rank, const int64_t *
         if (!p) return AT_OOM();
         memcpy(p, x->f ? (const void *)x->f : (const void *)x->i, (size_t)e * (x->f ? sizeof(float) : sizeof(int64_t)));
         return ox_out_const(o, 0, rank, dims, x->f ? p : NULL, x->f ? NULL : p);
+    }
+    if (rank == 5) {
+        bool done;
+        AT_TRY(ox_channel_shuffle(o, x, dims, &done));
+        if (done) return AT_OK;
     }
     if (rank > 4) return UNSUP("a runtime tensor of rank %zu", rank);
     const at_net_node *n = at_net_node_at(o->net, x->node);
@@ -1079,6 +1085,7 @@ static const struct {
     {"Resize", op_resize},
     {"Shape", op_shape},
     {"Sigmoid", op_sigmoid},
+    {"Slice", ox_op_slice},
     {"Softmax", op_softmax},
     {"Squeeze", op_squeeze},
     {"Sub", op_sub},

@@ -116,7 +116,12 @@ static void run_node(const at_net *net, const at_net_node *n, const float *const
         at_conv2d_args a;
         at_op_kind op;
         conv_args(net, n, &a, &op);
-        at_op_conv2d_ref(op, &a, x, n->weight, y);
+        if (at_net_conv_is_grouped(net, n)) {
+            at_args ga = {.op = AT_OP_GROUP_CONV2D_NCHW, .u.group_conv2d = {.conv = a, .groups = n->attrs.groups}};
+            at_op_reference(&ga, (const void *[]){x, n->weight}, (void *[]){y});
+        } else {
+            at_op_conv2d_ref(op, &a, x, n->weight, y);
+        }
         epilogue(n, y, n->epi.residual ? in[1] : NULL);
         break;
     }

@@ -21,6 +21,7 @@
     X(AT_OP_CONV2D_NCHWC, at_op_conv2d_nchwc)           /* x86 conv2d_NCHWc, NCHW workload */             \
     X(AT_OP_DEPTHWISE_CONV2D_NCHWC, at_op_depthwise_conv2d_nchwc) /* x86, multiplier 1 */               \
     X(AT_OP_CONV2D_TRANSPOSE_NCHW, at_op_conv2d_transpose_nchw) /* topi conv2d_transpose, arm_cpu */    \
+    X(AT_OP_GROUP_CONV2D_NCHW, at_op_group_conv2d_nchw) /* topi group_conv2d_nchw (x86, arm_cpu)  */     \
     /* new kinds: a row above this line */
 
 typedef enum at_op_kind {
@@ -38,6 +39,7 @@ typedef enum at_op_kind {
 #include "templates/ops_conv2d_packed.h"
 #include "templates/ops_conv2d_transpose.h"
 #include "templates/ops_dense.h"
+#include "templates/ops_group_conv2d.h"
 #include "templates/ops_matmul.h"
 #include "templates/ops_pool2d.h"
 /* new kinds: their header above this line */
@@ -52,6 +54,7 @@ typedef enum at_op_kind {
     at_alu_packed_args    alu_packed; /* add_packed, multiply_packed */                              \
     at_pool2d_args        pool2d;                                                                    \
     at_conv2d_transpose_args conv2d_transpose;                                                       \
+    at_group_conv2d_args  group_conv2d;                                                              \
     at_ext_args           ext; /* every kind a plugin registers (templates/plugin.h) */             \
     /* new argument structs: a member above this line */
 

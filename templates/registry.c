@@ -25,6 +25,8 @@ extern const at_template at_tmpl_depthwise_conv2d_NCHWc_x86;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_arm_cpu;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_cuda;
 extern const at_template at_tmpl_depthwise_conv2d_nchw_mali;
+extern const at_template at_tmpl_group_conv2d_nchw_arm_cpu;
+extern const at_template at_tmpl_group_conv2d_nchw_x86;
 extern const at_template at_tmpl_matmul_llvm;
 extern const at_template at_tmpl_matmul_opencl;
 extern const at_template at_tmpl_multiply_vta;
@@ -50,6 +52,8 @@ static const at_template *const table[] = {
     &at_tmpl_depthwise_conv2d_nchw_arm_cpu, /* depthwise_conv2d_nchw.arm_cpu, llvm */
     &at_tmpl_depthwise_conv2d_nchw_cuda,    /* depthwise_conv2d_nchw.cuda, opencl */
     &at_tmpl_depthwise_conv2d_nchw_mali,    /* depthwise_conv2d_nchw.mali, opencl */
+    &at_tmpl_group_conv2d_nchw_arm_cpu,     /* group_conv2d_nchw.arm_cpu, llvm */
+    &at_tmpl_group_conv2d_nchw_x86,         /* group_conv2d_nchw.x86, llvm */
     &at_tmpl_multiply_vta,                  /* multiply.vta, vta */
     &at_tmpl_pool2d_max_nchw_mali,          /* pool2d_max_nchw.mali, opencl */
     &at_tmpl_matmul_opencl,                 /* testing/matmul, opencl */

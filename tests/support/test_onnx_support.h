@@ -84,6 +84,8 @@ static const char *const at_test_onnx_passing[] __attribute__((unused)) = {
     "test_resize_upsample_scales_nearest", "test_resize_upsample_sizes_nearest",
     "test_resize_upsample_sizes_nearest_ceil_half_pixel", "test_resize_upsample_sizes_nearest_floor_align_corners",
     "test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric", "test_upsample_nearest",
+    "test_slice", "test_slice_default_axes", "test_slice_default_steps", "test_slice_end_out_of_bounds",
+    "test_slice_neg", "test_slice_negative_axes",
 };
 
 static inline uint8_t *slurp(const char *path, size_t *len)

@@ -618,9 +618,13 @@ static void bad_networks_and_graphs_should_be_refused(void **state)
     const int64_t shape[4] = {1, 4, 8, 8};
     assert_ok(at_net_new("g", shape, false, 0, &net));
     size_t in = 0, c;
-    at_net_attrs grouped = {.channels = 8, .kernel = {3, 3}, .groups = 2};
+    /* groups must divide both channel counts; a depthwise channel multiplier has no executor */
+    at_net_attrs grouped = {.channels = 8, .kernel = {3, 3}, .groups = 3};
     assert_int_equal(at_net_append(net, AT_NET_CONV2D, "c", &in, 1, &grouped, &c), AT_EINVAL);
     assert_int_equal(c, SIZE_MAX);
+    grouped.groups = 4;
+    assert_int_equal(at_net_append(net, AT_NET_CONV2D, "c", &in, 1, &grouped, &c), AT_EINVAL);
+    assert_non_null(strstr(at_last_error(), "channel multiplier"));
     at_net_attrs ok = {.channels = 8, .kernel = {3, 3}, .pad = {1, 1, 1, 1}};
     assert_ok(at_net_append(net, AT_NET_CONV2D, "c", &in, 1, &ok, &c));
     assert_int_equal(at_net_append(net, AT_NET_CONV2D, "c", &in, 1, &ok, NULL), AT_EINVAL); /* name taken */
