@@ -9,13 +9,14 @@
  *
  *   bench_convergence [--device SPEC] [--workers N] [--n-trial N] [--seeds N] [--tuners LIST]
  *                     [--tasks LIST] [--number N] [--repeat N] [--log-dir DIR]
- *                     [--oracle DIR|LOG [--full]]
+ *                     [--oracle DIR|LOG [--full] [--pct P]]
  *
  * With --oracle the tuners, the tuning loop and its trial counting are the real ones (a config
  * that cannot instantiate is no trial; one the oracle lacks is an error trial, and the report
  * says how many there were); a run stops once it reaches 95 % of the oracle's best, the one
  * figure reported, unless --full asks for every trial (transfer runs then learn from complete
- * logs). Defaults there: 1000 trials (capped at the space), 10 seeds, batches of 8 (--workers).
+ * logs). Defaults there: 1000 trials (capped at the space), 10 seeds, batches of 8 (--workers);
+ * --pct P moves the target to P % of the oracle's best.
  *
  * --tasks takes the 1-based numbers of `autotvm tasks resnet-18 --ops all` (with --oracle: of the
  * oracle's workloads in order of appearance). A transfer run is
@@ -57,7 +58,8 @@ typedef struct trace {
 typedef struct bench {
     const at_net_tasks *ts;
     at_bench_oracle    *oracle;             /* --oracle; NULL: measure on OpenCL */
-    bool                full;               /* --oracle --full: no stop at 95 % */
+    bool                full;               /* --oracle --full: no stop at the target */
+    double              frac;               /* --oracle: the target, a fraction of the best (--pct) */
     size_t              task_no[MAX_TASKS]; /* 1-based extraction (or oracle) numbers */
     size_t              n_tasks;
     const char         *tuner[MAX_TUNERS];
@@ -75,10 +77,11 @@ static void usage(void)
             "usage: bench_convergence [--device SPEC] [--workers N] [--n-trial N] [--seeds N]\n"
             "                         [--tuners random,ga,xgb,xgb_knob,xgb_rank,xgb_rank_knob]\n"
             "                         [--tasks 7,9,12,17] [--number N] [--repeat N] [--log-dir DIR]\n"
-            "                         [--oracle DIR|LOG [--full]]\n"
+            "                         [--oracle DIR|LOG [--full] [--pct P]]\n"
             "--tasks: 1-based numbers of `autotvm tasks resnet-18 --ops all`; --log-dir keeps the logs\n"
             "and reuses the complete runs already logged there (not with --oracle); --oracle replays the\n"
-            "logs of DIR (or LOG) instead of measuring, --full runs every trial instead of stopping at 95 %%\n");
+            "logs of DIR (or LOG) instead of measuring, --full runs every trial instead of stopping at the\n"
+            "target, --pct sets the target (default 95 %% of the oracle's best)\n");
     exit(2);
 }
 
@@ -88,10 +91,10 @@ static const at_task *task_of(const bench *b, size_t k)
     return at_net_tasks_at(b->ts, b->task_no[k] - 1);
 }
 
-/* --oracle: the throughput a run must reach (95 % of the oracle's best); 0 otherwise. */
+/* --oracle: the throughput a run must reach (--pct, 95 % of the oracle's best); 0 otherwise. */
 static double oracle_target_flops(const bench *b, size_t k)
 {
-    return b->oracle ? 0.95 * at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->best_flops : 0;
+    return b->oracle ? b->frac * at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->best_flops : 0;
 }
 
 /* A tuner that ends its run once a result reaches target FLOP/s (the --oracle runs: past that
@@ -401,12 +404,16 @@ static void report_oracle(const bench *b)
     for (size_t k = 0; k < b->n_tasks; k++) {
         at_bench_oracle_task *ot = at_bench_oracle_at(b->oracle, b->task_no[k] - 1);
         const at_task *task = ot->task;
-        double target = 0.95 * ot->best_flops / 1e9;
+        double target = b->frac * ot->best_flops / 1e9, pct = 100 * b->frac;
         printf("\ntask %zu  %s  %s  space %lld  %.0f FLOP\n", b->task_no[k], at_task_template(task)->name, ot->args_json,
                (long long)at_space_len(at_task_space(task)), at_task_flop(task));
-        printf("  oracle: %zu configs (%zu ok), best %.2f GFLOPS (index %lld); 95 %% = %.2f GFLOPS\n", ot->n_configs,
-               ot->n_ok, ot->best_flops / 1e9, (long long)ot->best_index, target);
-        printf("  %-16s %-16s %-8s %-22s %8s %8s\n", "tuner", "trials to 95 %", "reached", "with transfer (records)",
+        size_t n_within = 0;
+        for (int64_t i = 0; i < at_space_range_len(at_task_space(task)); i++)
+            n_within += ot->by_index[i] && at_tuner_result_flops(task, ot->by_index[i]) >= b->frac * ot->best_flops;
+        printf("  oracle: %zu configs (%zu ok), best %.2f GFLOPS (index %lld); %g %% = %.2f GFLOPS, reached by %zu "
+               "configs\n",
+               ot->n_configs, ot->n_ok, ot->best_flops / 1e9, (long long)ot->best_index, pct, target, n_within);
+        printf("  %-16s %-16s %-8s %-22s %8s %8s\n", "tuner", "trials to target", "reached", "with transfer (records)",
                "invalid", "missing");
         for (size_t ti = 0; ti < b->n_tuners; ti++) {
             size_t reached, reached_tl, invalid = 0, missed = 0;
@@ -423,8 +430,8 @@ static void report_oracle(const bench *b)
             printf("  %-16s %-16s %-8s %-22s %8zu %8zu\n", b->tuner[ti], c0, rs, c1, invalid, missed);
         }
     }
-    printf("\nmedian over the %zu tasks of the per-task median trials to 95 %% of the best of the space\n",
-           b->n_tasks);
+    printf("\nmedian over the %zu tasks of the per-task median trials to %g %% of the best of the space\n",
+           b->n_tasks, 100 * b->frac);
     printf("  %-16s %12s %14s\n", "tuner", "no transfer", "with transfer");
     for (size_t ti = 0; ti < b->n_tuners; ti++) {
         char c[2][32];
@@ -477,6 +484,10 @@ int main(int argc, char **argv)
         const char *opt = argv[i], *val = argv[++i];
         if (!strcmp(opt, "--oracle"))
             oracle = val;
+        else if (!strcmp(opt, "--pct")) {
+            b.frac = (double)parse_pos(val) / 100;
+            if (b.frac > 1) usage();
+        }
         else if (!strcmp(opt, "--device"))
             mo.device = val;
         else if (!strcmp(opt, "--workers"))
@@ -499,6 +510,8 @@ int main(int argc, char **argv)
             usage();
     }
     if (!b.n_trial) b.n_trial = oracle ? 1000 : 200;
+    if (b.frac == 0) b.frac = 0.95;
+    if (b.frac != 0.95 && !oracle) usage();
     if (!b.n_seeds) b.n_seeds = oracle ? 10 : 3;
     if (!oracle && !tasks[0]) strcpy(tasks, "7,9,12,17");
     if (b.n_seeds > MAX_SEEDS || mo.repeat > 64 || (b.full && !oracle)) usage();
@@ -550,7 +563,7 @@ int main(int argc, char **argv)
             printf("oracle: %s, %zu workloads (%zu records skipped)   batch %zu   n_trial %zu   seeds %zu%s\n", oracle,
                    at_bench_oracle_count(b.oracle), at_bench_oracle_skipped(b.oracle),
                    at_meas_runner_batch_size(b.runner), b.n_trial, b.n_seeds,
-                   b.full ? "   full runs" : "   runs stop at 95 %");
+                   b.full ? "   full runs" : "   runs stop at the target");
             fflush(stdout);
         }
     } else if (st == AT_OK) {
