@@ -433,6 +433,7 @@ static void report_oracle(const bench *b)
     printf("\nmedian over the %zu tasks of the per-task median trials to %g %% of the best of the space\n",
            b->n_tasks, 100 * b->frac);
     printf("  %-16s %12s %14s\n", "tuner", "no transfer", "with transfer");
+    double over_tasks[2][MAX_TUNERS];
     for (size_t ti = 0; ti < b->n_tuners; ti++) {
         char c[2][32];
         for (int tl = 0; tl < 2; tl++) {
@@ -440,9 +441,22 @@ static void report_oracle(const bench *b)
             size_t n = 0;
             for (size_t k = 0; k < b->n_tasks; k++)
                 if (per_task[tl][ti][k] >= 0) v[n++] = per_task[tl][ti][k];
-            fmt_trials(n ? median(v, n) : -1, c[tl], sizeof c[tl]);
+            over_tasks[tl][ti] = n ? median(v, n) : -1;
+            fmt_trials(over_tasks[tl][ti], c[tl], sizeof c[tl]);
         }
         printf("  %-16s %12s %14s\n", b->tuner[ti], c[0], c[1]);
+    }
+    /* issue 18's C1: xgb_rank <= 125 trials, random >= 3x as many */
+    size_t xr = SIZE_MAX, rd = SIZE_MAX;
+    for (size_t ti = 0; ti < b->n_tuners; ti++) {
+        if (!strcmp(b->tuner[ti], "xgb_rank")) xr = ti;
+        if (!strcmp(b->tuner[ti], "random")) rd = ti;
+    }
+    for (int tl = 0; tl < 2 && xr != SIZE_MAX && rd != SIZE_MAX; tl++) {
+        double x = over_tasks[tl][xr], r = over_tasks[0][rd];
+        if (x <= 0 || r <= 0) continue;
+        printf("C1%s: xgb_rank %g trials (goal <= 125), random %g: %.2fx (goal >= 3x)\n",
+               tl ? " with transfer" : "", x, r, r / x);
     }
     printf("(medians over %zu seeds, at most %zu trials per run; invalid: proposals that could not instantiate, "
            "no trials; missing: trials the oracle had no record for, counted as errors)\n",
