@@ -1,19 +1,32 @@
-/* bench_convergence: how fast each tuner converges on real resnet-18 Mali tasks. Every (tuner,
- * seed, task) run writes its own log; the per-trial GFLOPS are read back from it in order, and
- * the transfer-learning pass gives task t the logs of the OTHER tasks of the same tuner and seed
- * as history. Reported per task: the best GFLOPS seen by any run, and per tuner the median over
- * seeds of the trials needed to reach 95 % of it, without and with transfer learning.
+/* bench_convergence: how fast each tuner converges on real resnet-18 Mali tasks, or, with
+ * --oracle, on the tasks of a cost oracle (bench_oracle.h: logs that measured every config of
+ * their tasks, replayed instead of measuring). Every (tuner, seed, task) run writes its own log;
+ * the per-trial GFLOPS are read back from it in order, and the transfer-learning pass gives task
+ * t the logs of the OTHER tasks of the same tuner and seed as history. Reported per task: the
+ * best GFLOPS seen by any run (with --oracle: the best of the oracle, i.e. of the space), and per
+ * tuner the median over seeds of the trials needed to reach 95 % of it, without and with transfer
+ * learning.
  *
  *   bench_convergence [--device SPEC] [--workers N] [--n-trial N] [--seeds N] [--tuners LIST]
  *                     [--tasks LIST] [--number N] [--repeat N] [--log-dir DIR]
+ *                     [--oracle DIR|LOG [--full] [--pct P]]
  *
- * --tasks takes the 1-based numbers of `autotvm tasks resnet-18 --ops all`. A transfer run is
+ * With --oracle the tuners, the tuning loop and its trial counting are the real ones (a config
+ * that cannot instantiate is no trial; one the oracle lacks is an error trial, and the report
+ * says how many there were); a run stops once it reaches 95 % of the oracle's best, the one
+ * figure reported, unless --full asks for every trial (transfer runs then learn from complete
+ * logs). Defaults there: 1000 trials (capped at the space), 10 seeds, batches of 8 (--workers);
+ * --pct P moves the target to P % of the oracle's best.
+ *
+ * --tasks takes the 1-based numbers of `autotvm tasks resnet-18 --ops all` (with --oracle: of the
+ * oracle's workloads in order of appearance). A transfer run is
  * skipped (shown "-") when the tuner ignores history (random, ga, gridsearch) or the other
  * tasks gave it no record of the task's template: it would repeat the run without history.
  * Logs go to a temp dir removed at the end; with --log-dir they stay, and a complete run already
  * logged there is read instead of measured, so a long benchmark can be split over several
  * invocations (e.g. one per tuner) and reported whole by a last one with every tuner. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +35,7 @@
 
 #include "core/alloc.h"
 #include "core/clock.h"
+#include "bench/bench_oracle.h"
 #include "core/log.h"
 #include "measure/ocl.h"
 #include "networks/extract.h"
@@ -29,19 +43,24 @@
 #include "tune/tune.h"
 #include "tuners/tuner.h"
 
-enum { MAX_TASKS = 8, MAX_TUNERS = 16, MAX_SEEDS = 64 };
+enum { MAX_TASKS = 32, MAX_TUNERS = 16, MAX_SEEDS = 64 };
 
 /* The per-trial GFLOPS of one run, in trial order; ran is false for a skipped run. */
 typedef struct trace {
     double *gflops;
     size_t  n;
-    size_t  n_hist; /* history records the tuner learned from */
+    size_t  n_hist;   /* history records the tuner learned from */
+    size_t  n_missed; /* --oracle: trials the oracle had no record for */
+    size_t  n_invalid;/* proposals that could not instantiate (no trials) */
     bool    ran;
 } trace;
 
 typedef struct bench {
     const at_net_tasks *ts;
-    size_t              task_no[MAX_TASKS]; /* 1-based extraction numbers */
+    at_bench_oracle    *oracle;             /* --oracle; NULL: measure on OpenCL */
+    bool                full;               /* --oracle --full: no stop at the target */
+    double              frac;               /* --oracle: the target, a fraction of the best (--pct) */
+    size_t              task_no[MAX_TASKS]; /* 1-based extraction (or oracle) numbers */
     size_t              n_tasks;
     const char         *tuner[MAX_TUNERS];
     size_t              n_tuners, n_seeds, n_trial;
@@ -58,14 +77,86 @@ static void usage(void)
             "usage: bench_convergence [--device SPEC] [--workers N] [--n-trial N] [--seeds N]\n"
             "                         [--tuners random,ga,xgb,xgb_knob,xgb_rank,xgb_rank_knob]\n"
             "                         [--tasks 7,9,12,17] [--number N] [--repeat N] [--log-dir DIR]\n"
+            "                         [--oracle DIR|LOG [--full] [--pct P]]\n"
             "--tasks: 1-based numbers of `autotvm tasks resnet-18 --ops all`; --log-dir keeps the logs\n"
-            "and reuses the complete runs already logged there\n");
+            "and reuses the complete runs already logged there (not with --oracle); --oracle replays the\n"
+            "logs of DIR (or LOG) instead of measuring, --full runs every trial instead of stopping at the\n"
+            "target, --pct sets the target (default 95 %% of the oracle's best)\n");
     exit(2);
 }
 
 static const at_task *task_of(const bench *b, size_t k)
 {
+    if (b->oracle) return at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->task;
     return at_net_tasks_at(b->ts, b->task_no[k] - 1);
+}
+
+/* --oracle: the throughput a run must reach (--pct, 95 % of the oracle's best); 0 otherwise. */
+static double oracle_target_flops(const bench *b, size_t k)
+{
+    return b->oracle ? b->frac * at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->best_flops : 0;
+}
+
+/* A tuner that ends its run once a result reaches target FLOP/s (the --oracle runs: past that
+ * point a run no longer changes the figure reported). Everything else is the inner tuner's. */
+typedef struct until_target {
+    at_tuner      *inner;
+    const at_task *task;
+    double         target_flops;
+    bool           hit;
+} until_target;
+
+static at_status ut_next_batch(void *ctx, size_t n, int64_t *out, size_t *n_out)
+{
+    until_target *u = ctx;
+    return at_tuner_next_batch(u->inner, n, out, n_out);
+}
+
+static at_status ut_update(void *ctx, const int64_t *indices, const at_result *results, size_t n)
+{
+    until_target *u = ctx;
+    for (size_t i = 0; i < n; i++)
+        if (at_tuner_result_flops(u->task, &results[i]) >= u->target_flops) u->hit = true;
+    return at_tuner_update(u->inner, indices, results, n);
+}
+
+static bool ut_has_next(void *ctx)
+{
+    until_target *u = ctx;
+    return !u->hit && at_tuner_has_next(u->inner);
+}
+
+static at_status ut_load_history(void *ctx, const at_tuner_record *recs, size_t n, size_t *n_used)
+{
+    until_target *u = ctx;
+    return at_tuner_load_history(u->inner, recs, n, n_used);
+}
+
+static void ut_free(void *ctx)
+{
+    until_target *u = ctx;
+    at_tuner_free(u->inner);
+    at_free(u);
+}
+
+static const at_tuner_i until_target_i = {.next_batch = ut_next_batch,
+                                          .update = ut_update,
+                                          .has_next = ut_has_next,
+                                          .load_history = ut_load_history,
+                                          .free = ut_free};
+
+/* Wraps *t (taken) so that its run ends at target_flops. AT_ENOMEM (*t freed). */
+static at_status wrap_until(at_tuner **t, const at_task *task, double target_flops)
+{
+    until_target *u = at_calloc(1, sizeof *u);
+    if (!u) {
+        at_tuner_free(*t);
+        *t = NULL;
+        return AT_OOM();
+    }
+    *u = (until_target){.inner = *t, .task = task, .target_flops = target_flops};
+    *t = NULL;
+    return at_tuner_new_impl(at_tuner_name(u->inner), &until_target_i, u, t);
 }
 
 static void log_path(const bench *b, size_t ti, size_t s, size_t k, int tl, char *buf, size_t cap)
@@ -147,7 +238,7 @@ static at_status run_one(bench *b, size_t ti, size_t s, size_t k, int tl)
         if (st == AT_OK) recs = at_tune_history_records(hist, &tr->n_hist);
     }
     bool run = st == AT_OK && (!tl || tr->n_hist); /* without history a transfer run repeats the first */
-    if (run && b->reuse && access(path, F_OK) == 0) { /* logged complete (its first trials) or measured again */
+    if (run && b->reuse && !b->oracle && access(path, F_OK) == 0) { /* logged complete (its first trials) or measured again */
         if (read_trace(task, path, tr) == AT_OK && tr->n >= run_len(b, task)) {
             tr->n = run_len(b, task);
             tr->ran = true;
@@ -160,6 +251,8 @@ static at_status run_one(bench *b, size_t ti, size_t s, size_t k, int tl)
     }
     at_tuner_opts tu = {.seed = s};
     if (run) st = at_tuner_new(b->tuner[ti], task, &tu, &tuner);
+    if (run && st == AT_OK && b->oracle && !b->full) st = wrap_until(&tuner, task, oracle_target_flops(b, k));
+    size_t missed0 = b->oracle ? at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->n_missed : 0;
     if (run && st == AT_OK && tl) st = at_tuner_load_history(tuner, recs, tr->n_hist, NULL);
     if (run && st == AT_OK && unlink(path) != 0 && errno != ENOENT)
         st = AT_FAIL(AT_EIO, "cannot remove %s: %s", path, strerror(errno));
@@ -168,16 +261,19 @@ static at_status run_one(bench *b, size_t ti, size_t s, size_t k, int tl)
         snprintf(prefix, sizeof prefix, "[%s seed %zu task %zu%s] ", b->tuner[ti], s, b->task_no[k],
                  tl ? " transfer" : "");
         at_tune_opts to = {.n_trial = b->n_trial,
-                           .target_str = at_net_target_string(AT_NET_TARGET_MALI),
+                           .target_str = b->oracle ? at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->target_str
+                                                   : at_net_target_string(AT_NET_TARGET_MALI),
                            .log = app,
-                           .on_progress = show_progress,
+                           .on_progress = b->oracle ? NULL : show_progress,
                            .user = prefix};
         at_tune_result r;
         st = at_tune_task(task, tuner, b->runner, &to, &r);
         at_status cst = at_rec_appender_close(app);
         if (st == AT_OK) st = cst;
-        fprintf(stderr, " Done.\n");
+        if (!b->oracle) fprintf(stderr, " Done.\n");
         if (st == AT_OK) st = read_trace(task, path, tr);
+        tr->n_invalid = r.n_invalid;
+        if (b->oracle) tr->n_missed = at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->n_missed - missed0;
         tr->ran = st == AT_OK;
         b->n_measured += tr->n;
     }
@@ -273,6 +369,100 @@ static void report(const bench *b)
            b->n_seeds, b->n_seeds == 1 ? "" : "s");
 }
 
+/* Median over seeds of trials to target of tuner ti, pass tl, task k (INFINITY when the median
+ * run never got there; -1 when nothing ran); *reached = seeds that got there. */
+static double median_trials(const bench *b, size_t ti, int tl, size_t k, double target, size_t *reached)
+{
+    double v[MAX_SEEDS];
+    size_t n = 0;
+    *reached = 0;
+    for (size_t s = 0; s < b->n_seeds; s++) {
+        const trace *tr = &b->runs[tl][ti][s][k];
+        if (!tr->ran) continue;
+        size_t t = trials_to(tr, target);
+        *reached += t != SIZE_MAX;
+        v[n++] = t == SIZE_MAX ? INFINITY : (double)t;
+    }
+    return n ? median(v, n) : -1;
+}
+
+static void fmt_trials(double m, char *buf, size_t cap)
+{
+    if (m < 0)
+        snprintf(buf, cap, "-");
+    else if (isinf(m))
+        snprintf(buf, cap, "never");
+    else
+        snprintf(buf, cap, "%g", m);
+}
+
+/* --oracle: per task the oracle's best and per tuner the median trials to 95 % of it, then per
+ * tuner the median of those over the tasks (issue 18's C1). */
+static void report_oracle(const bench *b)
+{
+    double per_task[2][MAX_TUNERS][MAX_TASKS];
+    for (size_t k = 0; k < b->n_tasks; k++) {
+        at_bench_oracle_task *ot = at_bench_oracle_at(b->oracle, b->task_no[k] - 1);
+        const at_task *task = ot->task;
+        double target = b->frac * ot->best_flops / 1e9, pct = 100 * b->frac;
+        printf("\ntask %zu  %s  %s  space %lld  %.0f FLOP\n", b->task_no[k], at_task_template(task)->name, ot->args_json,
+               (long long)at_space_len(at_task_space(task)), at_task_flop(task));
+        size_t n_within = 0;
+        for (int64_t i = 0; i < at_space_range_len(at_task_space(task)); i++)
+            n_within += ot->by_index[i] && at_tuner_result_flops(task, ot->by_index[i]) >= b->frac * ot->best_flops;
+        printf("  oracle: %zu configs (%zu ok), best %.2f GFLOPS (index %lld); %g %% = %.2f GFLOPS, reached by %zu "
+               "configs\n",
+               ot->n_configs, ot->n_ok, ot->best_flops / 1e9, (long long)ot->best_index, pct, target, n_within);
+        printf("  %-16s %-16s %-8s %-22s %8s %8s\n", "tuner", "trials to target", "reached", "with transfer (records)",
+               "invalid", "missing");
+        for (size_t ti = 0; ti < b->n_tuners; ti++) {
+            size_t reached, reached_tl, invalid = 0, missed = 0;
+            per_task[0][ti][k] = median_trials(b, ti, 0, k, target, &reached);
+            per_task[1][ti][k] = median_trials(b, ti, 1, k, target, &reached_tl);
+            for (size_t s = 0; s < b->n_seeds; s++) {
+                invalid += b->runs[0][ti][s][k].n_invalid;
+                missed += b->runs[0][ti][s][k].n_missed;
+            }
+            char c0[32], c1[64], rs[32];
+            fmt_trials(per_task[0][ti][k], c0, sizeof c0);
+            fmt_trials(per_task[1][ti][k], c1, sizeof c1);
+            snprintf(rs, sizeof rs, "%zu/%zu", reached, b->n_seeds);
+            printf("  %-16s %-16s %-8s %-22s %8zu %8zu\n", b->tuner[ti], c0, rs, c1, invalid, missed);
+        }
+    }
+    printf("\nmedian over the %zu tasks of the per-task median trials to %g %% of the best of the space\n",
+           b->n_tasks, 100 * b->frac);
+    printf("  %-16s %12s %14s\n", "tuner", "no transfer", "with transfer");
+    double over_tasks[2][MAX_TUNERS];
+    for (size_t ti = 0; ti < b->n_tuners; ti++) {
+        char c[2][32];
+        for (int tl = 0; tl < 2; tl++) {
+            double v[MAX_TASKS];
+            size_t n = 0;
+            for (size_t k = 0; k < b->n_tasks; k++)
+                if (per_task[tl][ti][k] >= 0) v[n++] = per_task[tl][ti][k];
+            over_tasks[tl][ti] = n ? median(v, n) : -1;
+            fmt_trials(over_tasks[tl][ti], c[tl], sizeof c[tl]);
+        }
+        printf("  %-16s %12s %14s\n", b->tuner[ti], c[0], c[1]);
+    }
+    /* issue 18's C1: xgb_rank <= 125 trials, random >= 3x as many */
+    size_t xr = SIZE_MAX, rd = SIZE_MAX;
+    for (size_t ti = 0; ti < b->n_tuners; ti++) {
+        if (!strcmp(b->tuner[ti], "xgb_rank")) xr = ti;
+        if (!strcmp(b->tuner[ti], "random")) rd = ti;
+    }
+    for (int tl = 0; tl < 2 && xr != SIZE_MAX && rd != SIZE_MAX; tl++) {
+        double x = over_tasks[tl][xr], r = over_tasks[0][rd];
+        if (x <= 0 || r <= 0) continue;
+        printf("C1%s: xgb_rank %g trials (goal <= 125), random %g: %.2fx (goal >= 3x)\n",
+               tl ? " with transfer" : "", x, r, r / x);
+    }
+    printf("(medians over %zu seeds, at most %zu trials per run; invalid: proposals that could not instantiate, "
+           "no trials; missing: trials the oracle had no record for, counted as errors)\n",
+           b->n_seeds, b->n_trial);
+}
+
 static size_t parse_list(char *text, const char **out, size_t cap)
 {
     size_t n = 0;
@@ -294,15 +484,25 @@ static size_t parse_pos(const char *text)
 int main(int argc, char **argv)
 {
     static bench b; /* large: the traces table */
-    char tuners[256] = "random,ga,xgb,xgb_knob,xgb_rank,xgb_rank_knob", tasks[256] = "7,9,12,17";
-    const char *log_dir = NULL;
+    char tuners[256] = "random,ga,xgb,xgb_knob,xgb_rank,xgb_rank_knob", tasks[256] = "";
+    const char *log_dir = NULL, *oracle = NULL;
     at_measure_opts mo = {.number = 4, .repeat = 2, .cooldown_ms = -1};
-    b.n_trial = 200;
-    b.n_seeds = 3;
+    b.n_trial = 0;
+    b.n_seeds = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--full")) {
+            b.full = true;
+            continue;
+        }
         if (i + 1 >= argc) usage();
         const char *opt = argv[i], *val = argv[++i];
-        if (!strcmp(opt, "--device"))
+        if (!strcmp(opt, "--oracle"))
+            oracle = val;
+        else if (!strcmp(opt, "--pct")) {
+            b.frac = (double)parse_pos(val) / 100;
+            if (b.frac > 1) usage();
+        }
+        else if (!strcmp(opt, "--device"))
             mo.device = val;
         else if (!strcmp(opt, "--workers"))
             mo.n_parallel = (int)parse_pos(val);
@@ -323,7 +523,12 @@ int main(int argc, char **argv)
         else
             usage();
     }
-    if (b.n_seeds > MAX_SEEDS || mo.repeat > 64) usage();
+    if (!b.n_trial) b.n_trial = oracle ? 1000 : 200;
+    if (b.frac == 0) b.frac = 0.95;
+    if (b.frac != 0.95 && !oracle) usage();
+    if (!b.n_seeds) b.n_seeds = oracle ? 10 : 3;
+    if (!oracle && !tasks[0]) strcpy(tasks, "7,9,12,17");
+    if (b.n_seeds > MAX_SEEDS || mo.repeat > 64 || (b.full && !oracle)) usage();
     b.n_tuners = parse_list(tuners, b.tuner, MAX_TUNERS);
     for (size_t i = 0; i < b.n_tuners; i++)
         if (!at_tuner_kind_find(b.tuner[i])) {
@@ -333,17 +538,27 @@ int main(int argc, char **argv)
     const char *task_items[MAX_TASKS];
     b.n_tasks = parse_list(tasks, task_items, MAX_TASKS);
     for (size_t k = 0; k < b.n_tasks; k++) b.task_no[k] = parse_pos(task_items[k]);
-    at_log_set_level(AT_LOG_ERROR);
+    at_log_set_level(oracle ? AT_LOG_WARN : AT_LOG_ERROR);
 
     double t0 = at_clock_mono_s();
     at_net *net = NULL;
     at_net_tasks *ts = NULL;
     at_net_opts no = {0};
-    at_status st = at_net_load("resnet-18", &no, &net);
-    if (st == AT_OK) st = at_net_extract(net, AT_NET_TARGET_MALI, AT_NET_OPS_ALL, &ts);
-    for (size_t k = 0; st == AT_OK && k < b.n_tasks; k++)
-        if (b.task_no[k] > at_net_tasks_count(ts))
-            st = AT_FAIL(AT_EINVAL, "task %zu: resnet-18 has %zu tasks", b.task_no[k], at_net_tasks_count(ts));
+    at_status st = AT_OK;
+    if (oracle) {
+        st = at_bench_oracle_load(oracle, &b.oracle);
+        size_t n = st == AT_OK ? at_bench_oracle_count(b.oracle) : 0;
+        if (st == AT_OK && b.n_tasks == 0) /* every workload of the oracle */
+            for (; b.n_tasks < n && b.n_tasks < MAX_TASKS; b.n_tasks++) b.task_no[b.n_tasks] = b.n_tasks + 1;
+        for (size_t k = 0; st == AT_OK && k < b.n_tasks; k++)
+            if (b.task_no[k] > n) st = AT_FAIL(AT_EINVAL, "task %zu: the oracle has %zu workloads", b.task_no[k], n);
+    } else {
+        st = at_net_load("resnet-18", &no, &net);
+        if (st == AT_OK) st = at_net_extract(net, AT_NET_TARGET_MALI, AT_NET_OPS_ALL, &ts);
+        for (size_t k = 0; st == AT_OK && k < b.n_tasks; k++)
+            if (b.task_no[k] > at_net_tasks_count(ts))
+                st = AT_FAIL(AT_EINVAL, "task %zu: resnet-18 has %zu tasks", b.task_no[k], at_net_tasks_count(ts));
+    }
     b.ts = ts;
     if (st == AT_OK) {
         if (log_dir) {
@@ -356,9 +571,20 @@ int main(int argc, char **argv)
             if (!mkdtemp(b.dir)) st = AT_FAIL(AT_EIO, "cannot create a temp dir: %s", strerror(errno));
         }
     }
-    /* the workers fork before XGBoost trains anything in this process */
-    if (st == AT_OK) st = at_meas_ocl_runner_new(&mo, &b.runner);
-    if (st == AT_OK) {
+    if (st == AT_OK && b.oracle) {
+        st = at_bench_oracle_runner_new(b.oracle, mo.n_parallel ? (size_t)mo.n_parallel : 8, &b.runner);
+        if (st == AT_OK) {
+            printf("oracle: %s, %zu workloads (%zu records skipped)   batch %zu   n_trial %zu   seeds %zu%s\n", oracle,
+                   at_bench_oracle_count(b.oracle), at_bench_oracle_skipped(b.oracle),
+                   at_meas_runner_batch_size(b.runner), b.n_trial, b.n_seeds,
+                   b.full ? "   full runs" : "   runs stop at the target");
+            fflush(stdout);
+        }
+    } else if (st == AT_OK) {
+        /* the workers fork before XGBoost trains anything in this process */
+        st = at_meas_ocl_runner_new(&mo, &b.runner);
+    }
+    if (st == AT_OK && !b.oracle) {
         const at_ocl_device_info *dev = at_meas_ocl_device(at_meas_ocl_of(b.runner));
         printf("device: %s / %s   workers: %zu   number %d repeat %d   n_trial %zu   seeds %zu   logs: %s\n",
                dev->platform, dev->name, at_meas_runner_batch_size(b.runner), mo.number, mo.repeat, b.n_trial,
@@ -382,7 +608,10 @@ int main(int argc, char **argv)
     }
     at_meas_runner_free(b.runner);
     if (st == AT_OK) {
-        report(&b);
+        if (b.oracle)
+            report_oracle(&b);
+        else
+            report(&b);
         printf("without transfer: %zu runs, %zu trials, %.1f s;  with transfer: %zu runs, %zu trials, %.1f s;  "
                "measured now: %zu trials\n",
                n_runs[0], n_trials[0], t_pass[0], n_runs[1], n_trials[1], t_pass[1], b.n_measured);
@@ -406,5 +635,6 @@ int main(int argc, char **argv)
                 for (size_t k = 0; k < MAX_TASKS; k++) at_free(b.runs[tl][ti][s][k].gflops);
     at_net_tasks_free(ts);
     at_net_free(net);
+    at_bench_oracle_free(b.oracle);
     return st == AT_OK ? 0 : 1;
 }

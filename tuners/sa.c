@@ -1,7 +1,12 @@
 /* SimulatedAnnealingOptimizer (TVM v0.18, spec §4.7): parallel chains of random walks over the
  * space scored by the cost model, Metropolis acceptance under linear cooling, a bounded
  * min-heap of the best points never in `exclusive`, early stop once the heap has not changed
- * for early_stop iterations, chains kept for the next call (persistent). */
+ * for early_stop iterations, chains kept for the next call (persistent).
+ *
+ * A space no larger than parallel_size x (early_stop + 1) indexes is scored whole instead: the
+ * annealing scores at least that many points before its early stop can end it, so the exact
+ * maximums cost no more than an approximation of them (resnet-18's x86 conv spaces hold 308-1024
+ * configs; the default chains would score 6,528 or more). */
 #include <math.h>
 #include <string.h>
 
@@ -76,10 +81,46 @@ static at_status offer(offer_state *s, int64_t p, double score, bool *changed)
     return AT_OK;
 }
 
+/* find_maximums over every valid index not in exclusive: best first (ties: by index), scores
+ * >= 0 only, as the annealing's result. */
+static at_status exhaustive(const at_tuner_sa *sa, at_tuner_score_fn score, void *ctx, size_t num,
+                            const at_tuner_idxset *exclusive, int64_t *out, size_t *n_out)
+{
+    int64_t len = at_space_range_len(sa->space);
+    int64_t *xs = at_malloc((size_t)len * sizeof *xs);
+    double *scores = at_malloc((size_t)len * sizeof *scores);
+    heap_item *heap = at_malloc(num * sizeof *heap);
+    at_status st = xs && scores && heap ? AT_OK : AT_OOM();
+    size_t n = 0;
+    for (int64_t i = 0; st == AT_OK && i < len; i++)
+        if (at_space_is_index_valid(sa->space, i) && !(exclusive && at_tuner_idxset_has(exclusive, i))) xs[n++] = i;
+    if (st == AT_OK && n) st = score(ctx, xs, n, scores);
+    size_t kept = 0;
+    for (size_t i = 0; st == AT_OK && i < n; i++) { /* insertion into the best num, best first */
+        if (!(scores[i] >= 0)) continue;
+        if (kept == num && !(scores[i] > heap[kept - 1].score)) continue;
+        size_t j = kept < num ? kept++ : kept - 1;
+        while (j > 0 && heap[j - 1].score < scores[i]) {
+            heap[j] = heap[j - 1];
+            j--;
+        }
+        heap[j] = (heap_item){scores[i], xs[i]};
+    }
+    for (size_t i = 0; st == AT_OK && i < kept; i++) out[i] = heap[i].index;
+    *n_out = st == AT_OK ? kept : 0;
+    at_free(xs);
+    at_free(scores);
+    at_free(heap);
+    return st;
+}
+
 at_status at_tuner_sa_find_maximums(at_tuner_sa *sa, at_tuner_score_fn score, void *ctx, size_t num,
                                     const at_tuner_idxset *exclusive, at_rng *rng, int64_t *out, size_t *n_out)
 {
     *n_out = 0;
+    if (num == 0) return AT_OK;
+    if (at_space_range_len(sa->space) <= (int64_t)(sa->o.parallel_size * (sa->o.early_stop + 1)))
+        return exhaustive(sa, score, ctx, num, exclusive, out, n_out);
     size_t np = sa->o.parallel_size;
     if (num == 0 || np == 0) return AT_OK;
     offer_state s = {.num = num, .exclusive = exclusive};

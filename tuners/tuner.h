@@ -71,7 +71,9 @@ typedef struct at_tuner_opts {
     size_t   elite_num;     /* 0 -> 3 (capped at pop_size) */
     double   mutation_prob; /* 0 -> 0.1; < 0 -> no mutation */
     /* xgb */
-    size_t   plan_size;              /* 0 -> 64: refit after every plan_size new samples */
+    size_t   plan_size;              /* 0 -> 64: the first fit after plan_size / 4 samples, the
+                                        gaps between fits doubling up to plan_size (TVM: every
+                                        plan_size samples from the first plan_size on) */
     double   diversity_filter_ratio; /* 0 -> off; else >= 1 (AT_EINVAL): SA finds ratio x
                                         plan_size candidates, a submodular pick keeps plan_size */
     int      n_threads;              /* XGBoost nthread; 0 -> 1: the model sees at most a few

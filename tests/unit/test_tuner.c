@@ -264,6 +264,51 @@ static void result_flops_should_be_zero_for_failures(void **state)
     at_task_free(task);
 }
 
+/* Score of the annealing tests: minus the fake's cost, shifted so that every score is >= 0. */
+static at_status neg_cost_score(void *ctx, const int64_t *xs, size_t n, double *out)
+{
+    const at_task *task = ctx;
+    for (size_t i = 0; i < n; i++) out[i] = 1.0 - at_fake_cost_s(task, xs[i]);
+    return AT_OK;
+}
+
+/* A space no larger than parallel_size x (early_stop + 1) is scored whole: find_maximums returns
+ * exactly the num best scores of the indexes not excluded, best first. */
+static void annealing_should_return_the_exact_maximums_of_a_small_space(void **state)
+{
+    (void)state;
+    at_task *task = small_task();
+    const at_space *space = at_task_space(task);
+    int64_t len = at_space_len(space);
+    assert_int_equal(len, 288); /* <= 8 x (50 + 1) */
+    at_tuner_sa_opts o = {.n_iter = 500, .parallel_size = 8, .early_stop = 50, .temp_hi = 1, .persistent = true};
+    at_tuner_sa *sa;
+    assert_ok(at_tuner_sa_new(space, &o, &sa));
+    at_tuner_idxset excl;
+    at_tuner_idxset_init(&excl);
+    int64_t best = at_fake_best_index(task);
+    assert_ok(at_tuner_idxset_add(&excl, best, NULL)); /* the optimum is visited: never proposed */
+    at_rng rng;
+    at_rng_seed(&rng, 3);
+    int64_t out[10];
+    size_t n = 0;
+    assert_ok(at_tuner_sa_find_maximums(sa, neg_cost_score, task, 10, &excl, &rng, out, &n));
+    assert_int_equal(n, 10);
+    /* the 10 best of the other 287 by a full scan */
+    double cost[288];
+    for (int64_t i = 0; i < len; i++) cost[i] = i == best ? INFINITY : at_fake_cost_s(task, i);
+    for (size_t k = 0; k < n; k++) {
+        int64_t want = 0;
+        for (int64_t i = 1; i < len; i++)
+            if (cost[i] < cost[want]) want = i;
+        assert_int_equal(out[k], want);
+        cost[want] = INFINITY;
+    }
+    at_tuner_idxset_fini(&excl);
+    at_tuner_sa_free(sa);
+    at_task_free(task);
+}
+
 static void index_set_should_add_find_and_remove(void **state)
 {
     (void)state;
@@ -297,6 +342,7 @@ int main(void)
         cmocka_unit_test(ga_should_keep_the_best_configs_seen_as_elites),
         cmocka_unit_test(ga_should_score_failed_measurements_zero_and_go_on),
         cmocka_unit_test(result_flops_should_be_zero_for_failures),
+        cmocka_unit_test(annealing_should_return_the_exact_maximums_of_a_small_space),
         cmocka_unit_test(index_set_should_add_find_and_remove),
     };
     if (getenv("AT_TEST_FILTER")) cmocka_set_test_filter(getenv("AT_TEST_FILTER"));

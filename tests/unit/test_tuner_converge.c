@@ -1,7 +1,8 @@
 /* e2e: model-based search beats random search. On the fake template's 15680-config space, with
  * a cost that is a fixed function of the knobs, xgb_rank (itervar features) must reach the
- * unique optimum in at most half the trials random search needs, median over five seeds. The
- * ratio is of trial counts, never of times. */
+ * unique optimum in at most half the trials random search needs, median over five seeds, and
+ * within 100 trials (82 since the first fit comes after 16 samples; TVM's schedule, a first fit
+ * after 64, took 130). The figures are trial counts, never times. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,7 +39,7 @@ static size_t trials_to_best(const char *name, const at_task *task, int64_t best
     return n;
 }
 
-static void xgb_rank_should_find_the_optimum_in_half_the_trials_of_random(void **state)
+static void xgb_rank_should_find_the_optimum_within_100_trials_and_half_those_of_random(void **state)
 {
     (void)state;
     at_task *task = at_fake_task(64, 64, 16);
@@ -53,7 +54,7 @@ static void xgb_rank_should_find_the_optimum_in_half_the_trials_of_random(void *
     qsort(xgb, N_SEEDS, sizeof xgb[0], cmp_size);
     qsort(rnd, N_SEEDS, sizeof rnd[0], cmp_size);
     print_message("median trials to the optimum: xgb_rank %zu, random %zu\n", xgb[N_SEEDS / 2], rnd[N_SEEDS / 2]);
-    assert_true(xgb[N_SEEDS / 2] <= CAP);
+    assert_true(xgb[N_SEEDS / 2] <= 100);
     assert_true(2 * xgb[N_SEEDS / 2] <= rnd[N_SEEDS / 2]);
     at_task_free(task);
 }
@@ -61,7 +62,7 @@ static void xgb_rank_should_find_the_optimum_in_half_the_trials_of_random(void *
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(xgb_rank_should_find_the_optimum_in_half_the_trials_of_random),
+        cmocka_unit_test(xgb_rank_should_find_the_optimum_within_100_trials_and_half_those_of_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

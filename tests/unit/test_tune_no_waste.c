@@ -1,0 +1,112 @@
+/* e2e, issue 18 "no trial wasted": whichever tuner proposes it, a config that cannot instantiate
+ * is never sent to the runner and never counts as a trial. A runner whose check rejects every
+ * other program stands in for the device limits; every tuner of the names table tunes the fake
+ * task past the xgb tuners' first refit, so their planned proposals are checked as well as
+ * their random ones. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "records/log.h"
+#include "tests/fakes/fakes.h"
+#include "tests/support/test_support.h"
+#include "tune/tune.h"
+
+enum { N_TRIAL = 72, MAX_MEASURED = 256 };
+
+typedef struct picky {
+    size_t  n_checked, n_rejected, n_measured;
+    int64_t measured[MAX_MEASURED];
+} picky;
+
+static at_status picky_measure(void *ctx, const at_meas_input *in, size_t n, at_result *res)
+{
+    picky *p = ctx;
+    for (size_t i = 0; i < n; i++) {
+        int64_t idx = at_config_index(in[i].config);
+        if (p->n_measured < MAX_MEASURED) p->measured[p->n_measured] = idx;
+        p->n_measured++;
+        at_result_fini(&res[i]);
+        double cost = at_fake_cost_s(in[i].task, idx);
+        assert_ok(at_result_set_costs(&res[i], &cost, 1));
+        res[i].timestamp = 1.0;
+    }
+    return AT_OK;
+}
+
+static size_t picky_batch(void *ctx)
+{
+    (void)ctx;
+    return 8;
+}
+
+static at_status picky_check(void *ctx, const at_ir_program *prog)
+{
+    picky *p = ctx;
+    (void)prog;
+    if (p->n_checked++ % 2 == 0) return AT_OK;
+    p->n_rejected++;
+    return AT_FAIL(AT_EINVAL, "Skipped because of invalid gpu kernel: picky");
+}
+
+static const at_meas_runner_i picky_i = {.name = "picky", .measure = picky_measure, .batch_size = picky_batch,
+                                         .check = picky_check};
+
+static void every_tuner_should_send_only_configs_that_instantiate(void **state)
+{
+    (void)state;
+    at_task *task = at_fake_task(64, 64, 16);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/no_waste.log", at_test_tmpdir("tune_no_waste"));
+    remove(path);
+    size_t n_kinds = at_tuner_kind_count();
+    assert_true(n_kinds >= 15);
+    for (size_t kind = 0; kind < n_kinds; kind++) {
+        const char *name = at_tuner_kind_at(kind)->name;
+        picky p = {0};
+        at_meas_runner *runner;
+        assert_ok(at_meas_runner_new(&picky_i, &p, &runner));
+        /* a short annealing: what is checked here is where proposals go, not how good they are */
+        at_tuner_opts to = {.seed = 7, .sa_n_iter = 20, .sa_parallel_size = 16};
+        at_tuner *tuner;
+        assert_ok(at_tuner_new(name, task, &to, &tuner));
+        at_rec_appender *app;
+        assert_ok(at_rec_appender_open(path, &app));
+        at_tune_opts o = {.n_trial = N_TRIAL, .log = app};
+        at_tune_result res;
+        assert_ok(at_tune_task(task, tuner, runner, &o, &res));
+        assert_ok(at_rec_appender_close(app));
+        print_message("%-24s %zu trials, %zu proposals could not instantiate\n", name, res.n_trials, res.n_invalid);
+        assert_int_equal(res.n_trials, N_TRIAL);
+        assert_int_equal(res.n_errors, 0);
+        assert_int_equal(p.n_measured, N_TRIAL);
+        assert_true(p.n_rejected >= N_TRIAL - 1); /* every other of at least 2 N - 1 proposals */
+        assert_int_equal(res.n_invalid, p.n_rejected);
+        at_rec_log *log;
+        assert_ok(at_rec_log_load_file(path, &log));
+        assert_int_equal(log->n, N_TRIAL);
+        for (size_t i = 0; i < log->n; i++) {
+            assert_int_equal(log->recs[i].result.err, AT_MEAS_OK);
+            assert_int_equal(at_config_index(log->recs[i].config), p.measured[i]);
+            for (size_t j = 0; j < i; j++) /* never the same config twice */
+                assert_true(at_config_index(log->recs[j].config) != at_config_index(log->recs[i].config));
+        }
+        at_rec_log_free(log);
+        remove(path);
+        at_tuner_free(tuner);
+        at_meas_runner_free(runner);
+    }
+    at_task_free(task);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_tuner_should_send_only_configs_that_instantiate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
