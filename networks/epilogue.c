@@ -31,6 +31,10 @@ static const at_ir_expr *epi_apply(at_ir_sched *s, void *ctx, const at_ir_expr *
         const at_ir_expr *b;
         if (lanes == 1) {
             b = at_ir_load(s, e->shift, at_net_affine_channel(s, &e->a, index), 1);
+        } else if (e->a.block == lanes) {
+            /* a packed output's only vectorized axis is its c block (the x86 NCHW[x]c templates):
+             * a store of block lanes is one whole block, whose biases lie side by side */
+            b = at_ir_load(s, e->shift, at_net_affine_channel(s, &e->a, index), lanes);
         } else {
             const at_ir_expr *lane[AT_IR_MAX_LANES];
             for (int l = 0; l < lanes; l++)

@@ -432,12 +432,6 @@ static at_status in_layout(at_net_exec *e, size_t j, int64_t blk, void **out)
         }
     const at_net_node *n = at_net_node_at(e->net, j);
     AT_ASSERT(n->ndim == 4);
-    void *src = e->node_buf[j];
-    int64_t from = e->blk[j];
-    if (from > 1 && blk > 1) { /* through NCHW */
-        AT_TRY(in_layout(e, j, 1, &src));
-        from = 1;
-    }
     if (e->n_copies == e->cap_copies) {
         size_t cap = e->cap_copies ? 2 * e->cap_copies : 16;
         layout_copy *c = at_realloc(e->copies, cap * sizeof *c);
@@ -451,12 +445,14 @@ static at_status in_layout(at_net_exec *e, size_t j, int64_t blk, void **out)
     c->blk = blk;
     e->n_copies++;
     char name[96];
-    snprintf(name, sizeof name, "%s_to_%s%" PRId64, n->name, blk > 1 ? "NCHWc" : "NCHW", blk);
+    if (blk > 1)
+        snprintf(name, sizeof name, "%s_to_NCHW%" PRId64 "c", n->name, blk);
+    else
+        snprintf(name, sizeof name, "%s_to_NCHW", n->name);
     const at_ir_program *p;
     const prog_key other = {.kind = PROG_OTHER};
-    AT_TRY(at_net_prog_layout(e->arena, name, n->shape[0], n->shape[1], n->shape[2] * n->shape[3], blk > 1 ? blk : from,
-                              blk > 1, NULL, &p));
-    AT_TRY(add_step(e, &other, p, (void *[]){src, c->buf}, 2));
+    AT_TRY(at_net_prog_layout(e->arena, name, n->shape[0], n->shape[1], n->shape[2] * n->shape[3], e->blk[j], blk, &p));
+    AT_TRY(add_step(e, &other, p, (void *[]){e->node_buf[j], c->buf}, 2));
     *out = c->buf;
     return AT_OK;
 }
@@ -725,9 +721,9 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
     e->node_buf = at_calloc(nn, sizeof *e->node_buf);
     e->owns = at_calloc(nn, sizeof *e->owns);
     /* at most an anchor and its epilogue (or a packed anchor's fallback epilogue) a node, plus the
-     * layout copies its inputs take: up to two steps an input edge */
+     * layout copies its inputs take: one step an input edge */
     e->cap_steps = 3 * nn;
-    for (size_t i = 0; i < nn; i++) e->cap_steps += 2 * at_net_node_at(net, i)->n_inputs;
+    for (size_t i = 0; i < nn; i++) e->cap_steps += at_net_node_at(net, i)->n_inputs;
     e->steps = at_calloc(e->cap_steps, sizeof *e->steps);
     e->progs = at_calloc(e->cap_steps, sizeof *e->progs);
     e->blk = at_calloc(nn, sizeof *e->blk);

@@ -66,11 +66,10 @@ at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, con
 /* Concatenation along attrs.axis. Signature: every input in order, then y; one kernel per input. */
 at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);
 /* Softmax over the last axis, one work-item per row. Signature: x, y. */
-/* NCHW <-> NCHW[bn]c of an (n, c, hw) tensor (to_packed: x NCHW, y NCHW[bn]c; else the reverse),
- * one work-item per element; epi (may be NULL) is fused into the stores of y (an unpacking
- * program's epilogue sees NCHW indices). AT_ENOMEM. */
-at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t bn,
-                             bool to_packed, const at_ir_epilogue *epi, const at_ir_program **out);
+/* An (n, c, hw) tensor from NCHW[from_bn]c to NCHW[to_bn]c, where a block of 1 is plain NCHW: a CPU
+ * loop nest (parallel over the output's (n, block) rows). Signature: x, y. AT_ENOMEM. */
+at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t from_bn,
+                             int64_t to_bn, const at_ir_program **out);
 at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir_program **out);
 
 /* A grouped convolution node (at_net_conv_is_grouped) as a direct program with its epilogue

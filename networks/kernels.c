@@ -182,30 +182,37 @@ at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir
     return finish(s, out);
 }
 
-at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t bn,
-                             bool to_packed, const at_ir_epilogue *epi, const at_ir_program **out)
+/* A tensor's flat index in NCHW[bn]c, where bn = 1 is plain NCHW. */
+static E layout_index(at_ir_sched *s, E nn, E ch, E p, int64_t c, int64_t hw, int64_t bn)
+{
+    E blk = at_ir_add(s, at_ir_mul(s, nn, i32(s, c / bn)), bn > 1 ? at_ir_div(s, ch, i32(s, bn)) : ch);
+    E row = at_ir_add(s, at_ir_mul(s, blk, i32(s, hw)), p);
+    return bn > 1 ? at_ir_add(s, at_ir_mul(s, row, i32(s, bn)), at_ir_mod(s, ch, i32(s, bn))) : row;
+}
+
+at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t from_bn,
+                             int64_t to_bn, const at_ir_program **out)
 {
     *out = NULL;
-    AT_ASSERT(bn >= 1 && c % bn == 0);
+    AT_ASSERT(from_bn >= 1 && to_bn >= 1 && c % from_bn == 0 && c % to_bn == 0);
     at_ir_sched *s = at_ir_sched_begin(arena, name);
     if (!s) return AT_OOM();
-    if (epi) at_ir_sched_set_epilogue(s, epi);
-    const int64_t total = n * c * hw, cb = c / bn;
+    const int64_t total = n * c * hw, cb = c / to_bn;
     const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, total, AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
-    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
-    E iv = at_ir_v(s, i), src;
-    if (to_packed) { /* i = ((n cb + blk) hw + p) bn + lane */
-        E lane = at_ir_mod(s, iv, i32(s, bn)), p = at_ir_mod(s, at_ir_div(s, iv, i32(s, bn)), i32(s, hw));
-        E blk = at_ir_mod(s, at_ir_div(s, iv, i32(s, bn * hw)), i32(s, cb)), nn = at_ir_div(s, iv, i32(s, bn * hw * cb));
-        E ch = at_ir_add(s, at_ir_mul(s, blk, i32(s, bn)), lane);
-        src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, nn, i32(s, c)), ch), i32(s, hw)), p);
-    } else { /* i = (n c + ch) hw + p */
-        E p = at_ir_mod(s, iv, i32(s, hw)), ch = at_ir_mod(s, at_ir_div(s, iv, i32(s, hw)), i32(s, c));
-        E nn = at_ir_div(s, iv, i32(s, hw * c));
-        E blk = at_ir_add(s, at_ir_mul(s, nn, i32(s, cb)), at_ir_div(s, ch, i32(s, bn)));
-        src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, blk, i32(s, hw)), p), i32(s, bn)), at_ir_mod(s, ch, i32(s, bn)));
-    }
-    at_ir_add_kernel(s, name, at_net_grid(s, i, total, at_ir_store(s, y, iv, at_ir_load(s, x, src, 1))));
+    /* a CPU loop nest (only the x86 NCHW[x]c anchors need layout copies): the (n, block) rows over
+     * the thread pool, then pixel and lane, so the writes run contiguously and only the source
+     * side gathers */
+    const at_ir_var *r = at_ir_var_new(s, "nblk", AT_IR_I32), *pv = at_ir_var_new(s, "p", AT_IR_I32),
+                    *lv = at_ir_var_new(s, "lane", AT_IR_I32);
+    E rv = at_ir_v(s, r), p = at_ir_v(s, pv), lane = at_ir_v(s, lv);
+    E nn = at_ir_div(s, rv, i32(s, cb)), blk = at_ir_mod(s, rv, i32(s, cb));
+    E ch = at_ir_add(s, at_ir_mul(s, blk, i32(s, to_bn)), lane);
+    E dst = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, rv, i32(s, hw)), p), i32(s, to_bn)), lane);
+    E src = layout_index(s, nn, ch, p, c, hw, from_bn);
+    const at_ir_stmt *body = at_ir_store(s, y, dst, at_ir_load(s, x, src, 1));
+    body = at_ir_for(s, lv, to_bn, to_bn <= 16 ? AT_IR_UNROLLED : AT_IR_SERIAL, body);
+    body = at_ir_for(s, pv, hw, AT_IR_SERIAL, body);
+    at_ir_add_kernel(s, name, at_ir_for(s, r, n * cb, AT_IR_PARALLEL, body));
     return finish(s, out);
 }
