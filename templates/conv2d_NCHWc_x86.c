@@ -38,12 +38,6 @@ static bool is_1x1(const at_conv2d_args *a)
     return a->kernel[2] == 1 && a->kernel[3] == 1;
 }
 
-static bool ow_filter(const int64_t *sizes, size_t n, void *ctx)
-{
-    (void)ctx;
-    return sizes[n - 1] <= 64;
-}
-
 static at_status define_space(const at_args *args, at_space *s)
 {
     const at_conv2d_args *a = &args->u.conv2d;
@@ -52,7 +46,7 @@ static at_status define_space(const at_args *args, at_space *s)
     AT_TRY(at_space_split_ex(s, TILE_IC, "tile_ic", a->data[1], &(at_split_opts){.num_outputs = 2}));
     AT_TRY(at_space_split_ex(s, TILE_OC, "tile_oc", a->kernel[0], &(at_split_opts){.num_outputs = 2}));
     AT_TRY(at_space_split_ex(s, TILE_OW, "tile_ow", ow,
-                             &(at_split_opts){.policy = AT_SPLIT_VERBOSE, .num_outputs = 2, .filter = ow_filter}));
+                             &(at_split_opts){.policy = AT_SPLIT_VERBOSE, .num_outputs = 2, .filter = at_tmpl_x86_ow_filter}));
     if (is_1x1(a)) {
         static const int64_t oh_opts[2] = {1, 2};
         return at_space_other(s, KNOB_3, "tile_oh", oh_opts, oh > 1 ? 2 : 1);

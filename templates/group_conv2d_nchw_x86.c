@@ -31,22 +31,12 @@
 
 enum { TILE_IC, TILE_OC, TILE_OW, UNROLL_KW, N_KNOBS };
 
-static bool ow_filter(const int64_t *sizes, size_t n, void *ctx)
-{
-    (void)ctx;
-    return sizes[n - 1] <= 64;
-}
-
 static at_status define_space(const at_args *args, at_space *s)
 {
     const at_group_conv2d_args *a = &args->u.group_conv2d;
     at_conv2d_geom g;
     at_op_group_conv2d_geom(a, &g);
-    AT_TRY(at_space_split_ex(s, TILE_IC, "tile_ic", g.ci, &(at_split_opts){.num_outputs = 2}));
-    AT_TRY(at_space_split_ex(s, TILE_OC, "tile_oc", g.co, &(at_split_opts){.num_outputs = 2}));
-    AT_TRY(at_space_split_ex(s, TILE_OW, "tile_ow", g.ow, &(at_split_opts){.num_outputs = 2, .filter = ow_filter}));
-    const at_val kw_opts[2] = {{.kind = AT_VAL_BOOL, .b = true}, {.kind = AT_VAL_BOOL, .b = false}};
-    return at_space_other_vals(s, UNROLL_KW, "unroll_kw", kw_opts, 2);
+    return at_tmpl_x86_space_ic_oc_ow_kw(s, g.ci, g.co, g.ow);
 }
 
 typedef struct plan {

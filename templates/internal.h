@@ -387,6 +387,11 @@ const at_ir_expr *at_tmpl_nchwc_pad_load(at_ir_sched *s, const at_conv2d_geom *g
                                          const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
                                          const at_ir_expr *w, const at_ir_expr *vc);
 /* The largest bn <= below dividing extent (TVM's fallback block-size loops). */
+/* tile_ow's filter in TVM's x86 templates: the last size at most 64. */
+bool at_tmpl_x86_ow_filter(const int64_t *sizes, size_t n, void *ctx);
+/* The space TVM's x86 depthwise and group conv templates define alike, knobs 0 to 3: tile_ic,
+ * tile_oc (2-way factor splits), tile_ow (2-way factor split, last size <= 64), unroll_kw. */
+at_status at_tmpl_x86_space_ic_oc_ow_kw(at_space *s, int64_t ci, int64_t co, int64_t ow);
 int64_t at_tmpl_x86_block(int64_t extent, int64_t below);
 /* get_simd_32bit_lanes() for `llvm` without -mcpu (no avx2/avx512 features): 4. */
 enum { AT_TMPL_X86_SIMD_LANES = 4 };

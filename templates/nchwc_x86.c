@@ -75,6 +75,21 @@ const at_ir_expr *at_tmpl_nchwc_pad_load(at_ir_sched *s, const at_conv2d_geom *g
     return cond ? at_ir_select(s, cond, x, at_tmpl_f(s, x->type, 0)) : x;
 }
 
+bool at_tmpl_x86_ow_filter(const int64_t *sizes, size_t n, void *ctx)
+{
+    (void)ctx;
+    return sizes[n - 1] <= 64;
+}
+
+at_status at_tmpl_x86_space_ic_oc_ow_kw(at_space *s, int64_t ci, int64_t co, int64_t ow)
+{
+    AT_TRY(at_space_split_ex(s, 0, "tile_ic", ci, &(at_split_opts){.num_outputs = 2}));
+    AT_TRY(at_space_split_ex(s, 1, "tile_oc", co, &(at_split_opts){.num_outputs = 2}));
+    AT_TRY(at_space_split_ex(s, 2, "tile_ow", ow, &(at_split_opts){.num_outputs = 2, .filter = at_tmpl_x86_ow_filter}));
+    const at_val kw_opts[2] = {{.kind = AT_VAL_BOOL, .b = true}, {.kind = AT_VAL_BOOL, .b = false}};
+    return at_space_other_vals(s, 3, "unroll_kw", kw_opts, 2);
+}
+
 int64_t at_tmpl_x86_block(int64_t extent, int64_t below)
 {
     for (int64_t bn = below; bn > 1; bn--)
