@@ -39,6 +39,12 @@ static const char usage[] =
     "  --input-shape NAME=DIMS   MODEL.onnx: the input's shape (1,3,224,224), filling symbolic dims\n"
     "  --input FILE.npy          the input tensor (float32, C order; default: seeded values)\n"
     "  --save-output FILE.npy    write the network's output there\n"
+    "  --graph-tune OUT          llvm: TVM's graph tuner -- choose, per NCHW[x]c convolution, one of\n"
+    "                            the best records of --log (all of a tuning run's records, e.g. the\n"
+    "                            .tmp log) so that kernels plus layout transforms cost least; write\n"
+    "                            the choice to OUT (one record per node, TVM's format) and time it\n"
+    "  --graph-top-k K           --graph-tune: candidates per node (default 20)\n"
+    "  --graph-log FILE          apply a graph tuner's output (TVM's apply_graph_best) over --log\n"
     "  --num-classes N           classifier width (default 1000)\n"
     "  --seed N                  parameter and input values (default 0)\n"
     "  --tophub-dir DIR          TopHub cache directory (default: $AT_TOPHUB_DIR, else ~/.tvm/tophub)\n"
@@ -101,6 +107,14 @@ static int report(const at_tune_eval_result *rr, double peak_gflops)
     fprintf(stderr, "autotvm: dispatch: %zu tuned by the log, %zu by TopHub, %zu fallback tasks; %zu anchors run a fallback config; device time %.2f ms (median), host overhead %.2f ms (median wall %.2f ms - device)\n",
             r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback, r.n_anchors_fallback, r.device_ms,
             r.median_ms - r.device_ms, r.median_ms);
+    if (r.graph_tuned) {
+        const at_net_gt_result *g = &r.graph.choice;
+        printf("Graph tuner: %zu of %zu nodes changed, layout transforms %zu -> %zu, modelled %.3f -> %.3f ms "
+               "(%zu transform sizes timed); %zu records written\n",
+               g->n_changed, g->n_tuned, g->copies_before, g->copies_after, g->before_s * 1e3, g->after_s * 1e3,
+               r.graph.n_sizes, r.graph.n_records);
+    }
+    if (r.graph_applied) printf("Graph tuner records applied: %zu\n", r.graph_applied);
     if (r.n_layers) print_profile(&r, peak_gflops);
     if (r.checked) {
         if (r.check.n_bad == 0) {
@@ -232,7 +246,8 @@ int at_cmd_evaluate(int argc, char **argv)
 {
     const char *target = NULL, *log = NULL, *repeat = NULL, *device = NULL, *batch = NULL, *shape = NULL,
                *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL, *host = NULL,
-               *peak = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL;
+               *peak = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL, *graph_tune = NULL,
+               *graph_top_k = NULL, *graph_log = NULL;
     int check = 0, no_tophub = 0, profile = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},       {"log", &log, NULL},         {"repeat", &repeat, NULL},
@@ -241,7 +256,8 @@ int at_cmd_evaluate(int argc, char **argv)
         {"tophub-dir", &tophub_dir, NULL}, {"no-tophub", NULL, &no_tophub}, {"cache-dir", &cache_dir, NULL},
         {"threads", &threads, NULL},     {"host", &host, NULL},       {"profile", NULL, &profile},
         {"peak-gflops", &peak, NULL},    {"input-shape", &input_shape, NULL}, {"input", &input, NULL},
-        {"save-output", &save_output, NULL},
+        {"save-output", &save_output, NULL}, {"graph-tune", &graph_tune, NULL}, {"graph-top-k", &graph_top_k, NULL},
+        {"graph-log", &graph_log, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -255,7 +271,8 @@ int at_cmd_evaluate(int argc, char **argv)
     if (!target) return at_cli_usage_error("evaluate", "missing --target");
     at_tune_eval_opts o = {.network = pos[0], .log_path = log, .no_tophub = no_tophub != 0, .device = device,
                            .cache_dir = cache_dir, .check = check != 0, .profile = profile != 0,
-                           .input_path = input, .save_output = save_output};
+                           .input_path = input, .save_output = save_output, .graph_tune = graph_tune,
+                           .graph_log = graph_log};
     char input_name[256];
     o.tophub.cache_dir = tophub_dir;
     long v;
@@ -282,6 +299,12 @@ int at_cmd_evaluate(int argc, char **argv)
     if (input_shape && (rc = at_cli_parse_input_shape("evaluate", input_shape, input_name, sizeof input_name, o.net.input_shape, &o.net.input_rank)))
         return rc;
     if (input_shape) o.net.input_name = input_name[0] ? input_name : NULL;
+    if (graph_top_k) {
+        if ((rc = at_cli_parse_long("evaluate", "graph-top-k", graph_top_k, &v))) return rc;
+        if (v < 1 || v > 1000) return at_cli_usage_error("evaluate", "--graph-top-k must be 1..1000");
+        o.graph_top_k = (size_t)v;
+    }
+    if (graph_tune && !log) return at_cli_usage_error("evaluate", "--graph-tune reads the records of --log");
     if (threads) {
         if ((rc = at_cli_parse_long("evaluate", "threads", threads, &v))) return rc;
         if (v < 1 || v > 4096) return at_cli_usage_error("evaluate", "--threads must be 1..4096");

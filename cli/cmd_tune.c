@@ -58,6 +58,9 @@ static const char usage_head[] =
     "                            existing FILE.tmp is refused: it holds earlier measurements)\n"
     "  --no-transfer             no transfer learning from FILE.tmp\n"
     "  --keep-tmp                keep FILE.tmp after pick-best (every measurement)\n"
+    "  --graph-tune OUT          llvm: after tuning, TVM's graph tuner over FILE.tmp's records (kept)\n"
+    "                            chooses per convolution what costs least with the layout\n"
+    "                            transforms; its records go to OUT and the evaluation applies them\n"
     "  --ops LIST                conv2d,dense (default: all)\n"
     "  --batch N                 batch size (default 1)\n"
     "  --image-shape C,H,W       input image shape (default 3,224,224)\n"
@@ -237,7 +240,7 @@ int at_cmd_tune(int argc, char **argv)
                *repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL, *n_parallel = NULL,
                *eval_repeat = NULL, *tophub_dir = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
                *priority = NULL, *auth_key = NULL, *threads = NULL, *total_trials = NULL, *per_round = NULL,
-               *epsilon = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL;
+               *epsilon = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL, *graph_tune = NULL;
     char input_name[256];
     int resume = 0, overwrite = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
     const at_cli_opt opts[] = {
@@ -259,6 +262,7 @@ int at_cmd_tune(int argc, char **argv)
         {"threads", &threads, NULL},       {"cache-flush", NULL, &cache_flush},
         {"overwrite", NULL, &overwrite},   {"total-trials", &total_trials, NULL},
         {"trials-per-round", &per_round, NULL}, {"sched-epsilon", &epsilon, NULL},
+        {"graph-tune", &graph_tune, NULL},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -396,6 +400,7 @@ int at_cmd_tune(int argc, char **argv)
         log = log_buf;
     }
     o.log_path = log;
+    if (graph_tune) o.keep_tmp = true; /* the graph tuner's candidates are every record */
     if ((rc = check_tmp(log, &o)) != 0) {
         at_free(thost);
         at_free(log_buf);
@@ -418,7 +423,20 @@ int at_cmd_tune(int argc, char **argv)
         eo.net = o.net;
         eo.target = o.target;
         eo.log_path = log;
+        char *tmp = NULL;
+        if (graph_tune) {
+            size_t n = strlen(log) + 5;
+            tmp = at_malloc(n);
+            if (!tmp) {
+                at_free(log_buf);
+                return at_cli_fail(AT_OOM());
+            }
+            snprintf(tmp, n, "%s.tmp", log);
+            eo.log_path = tmp; /* its best records are FILE's */
+            eo.graph_tune = graph_tune;
+        }
         rc = at_cli_evaluate(&eo, 0);
+        at_free(tmp);
     }
     at_free(log_buf);
     return rc;

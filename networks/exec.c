@@ -31,6 +31,7 @@ struct at_net_plan {
     bool        *is_anchor;
     at_net_pick *picks;
     at_config  **configs; /* per task, NULL when no anchor asked for it */
+    at_config  **node_configs; /* per node: a graph tuner's choice (at_net_plan_set_pick), else NULL */
     double      *cost_s;
     bool        *tuned;
 };
@@ -39,7 +40,9 @@ void at_net_plan_free(at_net_plan *p)
 {
     if (!p) return;
     for (size_t i = 0; p->configs && i < p->n_tasks; i++) at_config_free(p->configs[i]);
+    for (size_t i = 0; p->node_configs && i < p->n_nodes; i++) at_config_free(p->node_configs[i]);
     at_free(p->configs);
+    at_free(p->node_configs);
     at_free(p->cost_s);
     at_free(p->tuned);
     at_free(p->is_anchor);
@@ -55,9 +58,29 @@ bool at_net_plan_pick(const at_net_plan *p, size_t node, at_net_pick *out)
     return true;
 }
 
+const at_net_tasks *at_net_plan_tasks(const at_net_plan *p)
+{
+    return p->tasks;
+}
+
 size_t at_net_plan_n_fallback(const at_net_plan *p)
 {
     return p->n_fallback;
+}
+
+at_status at_net_plan_set_pick(at_net_plan *p, size_t node, const at_config *config, double cost_s)
+{
+    AT_ASSERT(node < p->n_nodes && p->is_anchor[node]);
+    at_config *c;
+    AT_TRY(at_config_clone(config, &c));
+    at_config_free(p->node_configs[node]);
+    p->node_configs[node] = c;
+    at_net_pick *k = &p->picks[node];
+    if (!k->tuned) p->n_fallback--;
+    k->config = c;
+    k->cost_s = cost_s;
+    k->tuned = true;
+    return AT_OK;
 }
 
 /* c's index in the task's space, as the template applies records (as given or exactly). */
@@ -119,10 +142,11 @@ at_status at_net_plan_new(const at_net *net, const at_net_tasks *tasks, at_net_d
     p->n_tasks = at_net_tasks_count(tasks);
     p->is_anchor = at_calloc(p->n_nodes, sizeof *p->is_anchor);
     p->picks = at_calloc(p->n_nodes, sizeof *p->picks);
+    p->node_configs = at_calloc(p->n_nodes, sizeof *p->node_configs);
     p->configs = at_calloc(p->n_tasks + 1, sizeof *p->configs);
     p->cost_s = at_calloc(p->n_tasks + 1, sizeof *p->cost_s);
     p->tuned = at_calloc(p->n_tasks + 1, sizeof *p->tuned);
-    at_status st = p->is_anchor && p->picks && p->configs && p->cost_s && p->tuned ? AT_OK : AT_OOM();
+    at_status st = p->is_anchor && p->picks && p->node_configs && p->configs && p->cost_s && p->tuned ? AT_OK : AT_OOM();
     for (size_t i = 0; st == AT_OK && i < p->n_nodes; i++) {
         const at_net_node *n = at_net_node_at(net, i);
         if (!at_net_op_is_anchor(n->op)) continue;
@@ -164,12 +188,13 @@ at_status at_net_plan_new(const at_net *net, const at_net_tasks *tasks, at_net_d
 enum { MAX_ARGS = AT_NET_MAX_INPUTS + 4, MAX_BUFS = MAX_ARGS + 28 };
 
 /* What a prepared program computes, so nodes that need the same program share it: an anchor's
- * (task, config) -- one config per task in a plan -- or an affine program's parameters. */
-typedef enum prog_kind { PROG_OTHER = 0, PROG_TASK, PROG_AFFINE } prog_kind;
+ * (task, config index, epilogue) or an affine program's parameters. */
+typedef enum prog_kind { PROG_OTHER = 0, PROG_TASK, PROG_AFFINE, PROG_LAYOUT } prog_kind;
 
 typedef struct prog_key {
     prog_kind     kind;
     size_t        task;
+    int64_t       config;
     at_net_affine affine;
 } prog_key;
 
@@ -262,8 +287,8 @@ size_t at_net_exec_n_layout_copies(const at_net_exec *e)
 
 static bool key_equal(const prog_key *a, const prog_key *b)
 {
-    if (a->kind != b->kind || a->kind == PROG_OTHER) return false;
-    if (a->kind == PROG_TASK && a->task != b->task) return false;
+    if (a->kind != b->kind || a->kind == PROG_OTHER || a->kind == PROG_LAYOUT) return false;
+    if (a->kind == PROG_TASK && (a->task != b->task || a->config != b->config)) return false;
     const at_net_affine *x = &a->affine, *y = &b->affine;
     return x->total == y->total && x->channels == y->channels && x->inner == y->inner && x->block == y->block &&
            x->scale == y->scale &&
@@ -385,7 +410,7 @@ static bool has_epilogue(const at_net_node *n)
  * transform runs between them when the block sizes agree. Every other node reads NCHW. A reader
  * wanting another layout than its producer's gets a converted copy, made once per (node, block). */
 
-static bool keeps_layout(const at_net_node *n)
+bool at_net_keeps_layout(const at_net_node *n)
 {
     at_net_op op = n->op;
     bool per_channel = op == AT_NET_BATCH_NORM || op == AT_NET_SCALE_SHIFT || op == AT_NET_BIAS_ADD || op == AT_NET_RELU ||
@@ -413,7 +438,7 @@ static void plan_layouts(at_net_exec *e)
         e->blk[i] = 1;
         if (packed_blocks(e, i, &ic_bn, &oc_bn))
             e->blk[i] = oc_bn;
-        else if (keeps_layout(n))
+        else if (at_net_keeps_layout(n))
             e->blk[i] = e->blk[n->inputs[0]];
     }
 }
@@ -450,9 +475,9 @@ static at_status in_layout(at_net_exec *e, size_t j, int64_t blk, void **out)
     else
         snprintf(name, sizeof name, "%s_to_NCHW", n->name);
     const at_ir_program *p;
-    const prog_key other = {.kind = PROG_OTHER};
+    const prog_key layout = {.kind = PROG_LAYOUT};
     AT_TRY(at_net_prog_layout(e->arena, name, n->shape[0], n->shape[1], n->shape[2] * n->shape[3], e->blk[j], blk, &p));
-    AT_TRY(add_step(e, &other, p, (void *[]){e->node_buf[j], c->buf}, 2));
+    AT_TRY(add_step(e, &layout, p, (void *[]){e->node_buf[j], c->buf}, 2));
     *out = c->buf;
     return AT_OK;
 }
@@ -474,7 +499,8 @@ static at_status packed_anchor_steps(at_net_exec *e, size_t i, const at_task *t,
     if (pa.shift) args[n_args++] = bias;
     if (pa.residual) AT_TRY(in_layout(e, n->inputs[1], oc_bn, &args[n_args++]));
     bool epi = has_epilogue(n);
-    prog_key key = {.kind = PROG_TASK, .task = pick->task, .affine = epi ? pa : (at_net_affine){0}};
+    prog_key key = {.kind = PROG_TASK, .task = pick->task, .config = at_config_index(pick->config),
+                    .affine = epi ? pa : (at_net_affine){0}};
     prepared *q = cached(e, &key);
     if (q) return push_step(e, q, args, n_args);
     const at_ir_program *p;
@@ -526,7 +552,8 @@ static at_status anchor_steps(at_net_exec *e, size_t i)
     size_t n_args = 3;
     if (a.shift) args[n_args++] = bias;
     if (a.residual) args[n_args++] = res;
-    prog_key key = {.kind = PROG_TASK, .task = pick.task, .affine = epi ? a : (at_net_affine){0}};
+    prog_key key = {.kind = PROG_TASK, .task = pick.task, .config = at_config_index(pick.config),
+                    .affine = epi ? a : (at_net_affine){0}};
     prepared *q = cached(e, &key);
     if (q) return push_step(e, q, args, n_args);
     const at_ir_program *p;
@@ -773,10 +800,10 @@ at_status at_net_exec_run(at_net_exec *e, double *device_ms)
     return AT_OK;
 }
 
-at_status at_net_exec_profile(at_net_exec *e, double *node_ms)
+at_status at_net_exec_profile(at_net_exec *e, double *node_ms, double *copy_ms)
 {
     size_t nn = at_net_n_nodes(e->net);
-    for (size_t i = 0; i < nn; i++) node_ms[i] = 0;
+    for (size_t i = 0; i < nn; i++) node_ms[i] = copy_ms[i] = 0;
     double *step_ms = at_calloc(e->n_steps + 1, sizeof *step_ms);
     if (!step_ms) return AT_OOM();
     double total;
@@ -792,7 +819,8 @@ at_status at_net_exec_profile(at_net_exec *e, double *node_ms)
     }
     if (st == AT_OK) {
         e->prepared = true;
-        for (size_t i = 0; i < e->n_steps; i++) node_ms[e->steps[i].node] += step_ms[i];
+        for (size_t i = 0; i < e->n_steps; i++)
+            (e->steps[i].prog->key.kind == PROG_LAYOUT ? copy_ms : node_ms)[e->steps[i].node] += step_ms[i];
     }
     at_free(step_ms);
     return st;

@@ -79,8 +79,16 @@ void at_net_plan_free(at_net_plan *p);
 /* The pick for node; false (and *out untouched) when the node is not an anchor. */
 bool at_net_plan_pick(const at_net_plan *p, size_t node, at_net_pick *out);
 
+/* The tasks the plan was made from. */
+const at_net_tasks *at_net_plan_tasks(const at_net_plan *p);
+
 /* Anchors that run a fallback config (TVM then logs "Cannot find tuning records"). */
 size_t at_net_plan_n_fallback(const at_net_plan *p);
+
+/* Makes node (an anchor) run config (copied; a point of its pick's task space) at cost_s, as a
+ * tuned pick: a graph tuner's per-node choice (TVM's apply_graph_best), where the plan otherwise
+ * gives every node of a task the same config. AT_ENOMEM. */
+at_status at_net_plan_set_pick(at_net_plan *p, size_t node, const at_config *config, double cost_s);
 
 /* ---- executor on a backend (networks/exec.c) -------------------------------------------------- */
 
@@ -145,8 +153,9 @@ at_status at_net_exec_set_input(at_net_exec *e, const float *input);
 at_status at_net_exec_run(at_net_exec *e, double *device_ms);
 /* One run (as at_net_exec_run) with every program's device time added to its node's:
  * node_ms[at_net_n_nodes] (zero for nodes without a program; an anchor includes its fused
- * epilogue). Backend statuses. */
-at_status at_net_exec_profile(at_net_exec *e, double *node_ms);
+ * epilogue), and the layout transforms made for a node's inputs apart, in copy_ms[at_net_n_nodes]
+ * (TVM's graph runs them as layout_transform nodes). Backend statuses. */
+at_status at_net_exec_profile(at_net_exec *e, double *node_ms, double *copy_ms);
 
 /* Copies node's output (at_net_node_numel floats) to host; the network output is
  * at_net_output(net). */

@@ -23,6 +23,10 @@ at_status at_net_push_node(at_net *net, const at_net_node *node, size_t *out);
  * topi's group_conv2d_nchw. */
 bool at_net_conv_is_grouped(const at_net *net, const at_net_node *n);
 
+/* A per-channel element-wise node (batch norm, scale-shift, bias add, relu, add, dropout) of a
+ * 4-D tensor: it keeps its first input's layout, NCHW or NCHW[x]c (exec.c's alter_op_layout). */
+bool at_net_keeps_layout(const at_net_node *n);
+
 /* Length of a node's per-channel parameters: attrs.channels for anchors, else shape[1]. */
 int64_t at_net_channels(const at_net_node *n);
 /* Elements of an anchor's weight (0 for other ops). */

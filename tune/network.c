@@ -197,32 +197,47 @@ static void emit_eval(const at_tune_eval_opts *o, at_tune_net_event *ev)
     if (o->on_event) o->on_event(o->user, ev);
 }
 
-/* Median per-node device times of `repeat` profiled runs, for the nodes that run a program. */
+static at_tune_eval_layer *add_layer(at_tune_eval_result *res, const char *name, const char *suffix, const char *op,
+                                     double ms)
+{
+    at_tune_eval_layer *l = &res->layers[res->n_layers++];
+    snprintf(l->name, sizeof l->name, "%s%s", name, suffix);
+    l->op = op;
+    l->ms = ms;
+    l->config = -1;
+    return l;
+}
+
+/* Median per-node device times of `repeat` profiled runs, for the nodes that run a program; the
+ * layout transforms made for a node's inputs get a row of their own before it. */
 static at_status profile_layers(const at_net *net, const at_net_plan *plan, const at_net_tasks *ts, at_net_exec *e,
                                 size_t repeat, at_tune_eval_result *res)
 {
     size_t nn = at_net_n_nodes(net);
-    double *ms = at_calloc(nn * repeat, sizeof *ms), *col = at_calloc(repeat, sizeof *col);
-    res->layers = at_calloc(nn, sizeof *res->layers);
-    at_status st = ms && col && res->layers ? AT_OK : AT_OOM();
+    double *ms = at_calloc(nn * repeat, sizeof *ms), *cms = at_calloc(nn * repeat, sizeof *cms),
+           *col = at_calloc(repeat, sizeof *col);
+    res->layers = at_calloc(2 * nn, sizeof *res->layers);
+    at_status st = ms && cms && col && res->layers ? AT_OK : AT_OOM();
     for (size_t r = 0; st == AT_OK && r < repeat; r++) {
-        double *node_ms = at_calloc(nn, sizeof *node_ms);
-        st = node_ms ? at_net_exec_profile(e, node_ms) : AT_OOM();
-        for (size_t i = 0; st == AT_OK && i < nn; i++) ms[i * repeat + r] = node_ms[i];
+        double *node_ms = at_calloc(2 * nn, sizeof *node_ms);
+        st = node_ms ? at_net_exec_profile(e, node_ms, node_ms + nn) : AT_OOM();
+        for (size_t i = 0; st == AT_OK && i < nn; i++) {
+            ms[i * repeat + r] = node_ms[i];
+            cms[i * repeat + r] = node_ms[nn + i];
+        }
         at_free(node_ms);
     }
     for (size_t i = 1; st == AT_OK && i < nn; i++) {
         const at_net_node *n = at_net_node_at(net, i);
+        memcpy(col, &cms[i * repeat], repeat * sizeof *col);
+        double tc = median(col, repeat);
+        if (tc > 0) add_layer(res, n->name, ".layout_transform", "layout_transform", tc);
         memcpy(col, &ms[i * repeat], repeat * sizeof *col);
         double t = median(col, repeat);
         at_net_pick pick;
         bool anchor = at_net_plan_pick(plan, i, &pick);
         if (t <= 0 && !anchor) continue; /* aliases and nodes fused away */
-        at_tune_eval_layer *l = &res->layers[res->n_layers++];
-        snprintf(l->name, sizeof l->name, "%s", n->name);
-        l->op = at_net_op_name(n->op);
-        l->ms = t;
-        l->config = -1;
+        at_tune_eval_layer *l = add_layer(res, n->name, "", at_net_op_name(n->op), t);
         if (anchor) {
             const at_task *task = at_net_tasks_at(ts, pick.task);
             l->tmpl = at_task_template(task);
@@ -232,6 +247,7 @@ static at_status profile_layers(const at_net *net, const at_net_plan *plan, cons
         }
     }
     at_free(ms);
+    at_free(cms);
     at_free(col);
     return st;
 }
@@ -301,8 +317,19 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         at_free(devs);
         if (st == AT_OK) st = at_ocl_ctx_new(index, &ctx);
     }
+    if (st == AT_OK && o->graph_log) st = at_tune_graph_apply(net, plan, o->graph_log, &res.graph_applied);
+    if (st == AT_OK && o->graph_tune) {
+        if (!o->log_path) st = AT_FAIL(AT_EINVAL, "the graph tuner reads the tuning records of --log");
+        const at_net_backend_i *be = on_cpu ? at_tune_llvm_backend() : at_tune_ocl_backend();
+        if (st == AT_OK)
+            st = at_tune_graph_tune(net, plan, o->log_path, o->graph_top_k, be, on_cpu ? (void *)pool : (void *)ctx,
+                                    o->graph_tune, &res.graph);
+        res.graph_tuned = st == AT_OK;
+        res.n_anchors_fallback = at_net_plan_n_fallback(plan);
+    }
     if (st == AT_OK && on_cpu) st = at_net_exec_new(net, plan, at_tune_llvm_backend(), pool, &e);
     if (st == AT_OK && !on_cpu) st = at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e);
+    if (st == AT_OK) res.layout_copies = at_net_exec_n_layout_copies(e);
     int64_t n_in = net ? at_net_node_numel(at_net_node_at(net, 0)) : 0;
     if (st == AT_OK && o->input_path) {
         int64_t dims[8], n = 1;

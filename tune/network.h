@@ -13,6 +13,7 @@
 #include "measure/measure.h"
 #include "measure/rpc_runner.h"
 #include "networks/exec.h"
+#include "tune/graph_tune.h"
 #include "networks/extract.h"
 #include "networks/net.h"
 #include "records/pick.h"
@@ -125,6 +126,10 @@ typedef struct at_tune_eval_opts {
     bool           profile;      /* per-layer device times (medians of `repeat` profiled runs) */
     const char    *input_path;   /* (optional) the input as a .npy file of float32 (default: seeded values) */
     const char    *save_output;  /* (optional) write the network's output there as .npy */
+    const char    *graph_tune;   /* (optional) run the graph tuner on log_path's records and write
+                                    its choice there (TVM's graph-tuner output) before timing */
+    size_t         graph_top_k;  /* candidates per anchor (0: 20) */
+    const char    *graph_log;    /* (optional) a graph tuner's output applied over the picks */
     at_tune_net_event_fn on_event;
     void          *user;
 } at_tune_eval_opts;
@@ -148,6 +153,10 @@ typedef struct at_tune_eval_result {
     at_tune_dispatch_stats dispatch;
     bool    checked;               /* check was asked for */
     at_net_check check;            /* what the check found (n_bad 0: matches) */
+    bool    graph_tuned;           /* graph_tune ran: graph says what it chose */
+    at_tune_graph_result graph;
+    size_t  graph_applied;         /* graph_log: records applied */
+    size_t  layout_copies;         /* layout transforms the executor makes */
     at_tune_eval_layer *layers;    /* profile: in node order (owned: at_tune_eval_result_fini) */
     size_t  n_layers;
 } at_tune_eval_result;
