@@ -405,8 +405,8 @@ static bool has_epilogue(const at_net_node *n)
 
 /* ---- layouts: TVM's alter_op_layout for the NCHW[x]c anchors ------------------------------------
  * A packed anchor (TVM's x86 conv2d) reads NCHW[ic_bn]c and writes NCHW[oc_bn]c. The per-channel
- * element-wise nodes after it (batch norm, scale-shift, bias add, relu, add, dropout) keep their
- * first input's layout, so a conv, its pre-activation and the next conv share one layout and no
+ * element-wise nodes after it (batch norm, scale-shift, bias add, relu, add, dropout) and pooling
+ * keep their first input's layout, so a conv, its pre-activation and the next conv share one layout and no
  * transform runs between them when the block sizes agree. Every other node reads NCHW. A reader
  * wanting another layout than its producer's gets a converted copy, made once per (node, block). */
 
@@ -415,7 +415,9 @@ bool at_net_keeps_layout(const at_net_node *n)
     at_net_op op = n->op;
     bool per_channel = op == AT_NET_BATCH_NORM || op == AT_NET_SCALE_SHIFT || op == AT_NET_BIAS_ADD || op == AT_NET_RELU ||
                        op == AT_NET_ADD || op == AT_NET_DROPOUT;
-    return per_channel && n->ndim == 4;
+    /* pooling windows run over H and W only: any channel blocking serves (TVM's NCHWc pooling) */
+    bool pool = op == AT_NET_MAX_POOL2D || op == AT_NET_AVG_POOL2D;
+    return (per_channel || pool) && n->ndim == 4;
 }
 
 /* The packed anchor's (ic_bn, oc_bn), or false for a node that is none. */
@@ -655,7 +657,7 @@ static at_status node_steps(at_net_exec *e, size_t i)
         return affine_step(e, n, &a, x, NULL, NULL, x2, y);
     case AT_NET_MAX_POOL2D:
     case AT_NET_AVG_POOL2D:
-        AT_TRY(at_net_prog_pool(e->arena, n, in, &p));
+        AT_TRY(at_net_prog_pool(e->arena, n, in, e->blk[i], &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
     case AT_NET_PAD:
     case AT_NET_TRANSPOSE:

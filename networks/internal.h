@@ -23,8 +23,9 @@ at_status at_net_push_node(at_net *net, const at_net_node *node, size_t *out);
  * topi's group_conv2d_nchw. */
 bool at_net_conv_is_grouped(const at_net *net, const at_net_node *n);
 
-/* A per-channel element-wise node (batch norm, scale-shift, bias add, relu, add, dropout) of a
- * 4-D tensor: it keeps its first input's layout, NCHW or NCHW[x]c (exec.c's alter_op_layout). */
+/* A per-channel element-wise node (batch norm, scale-shift, bias add, relu, add, dropout) or a
+ * pooling of a 4-D tensor: it keeps its first input's layout, NCHW or NCHW[x]c (exec.c's
+ * alter_op_layout). */
 bool at_net_keeps_layout(const at_net_node *n);
 
 /* Length of a node's per-channel parameters: attrs.channels for anchors, else shape[1]. */
@@ -63,8 +64,10 @@ typedef struct at_net_fused_epilogue {
 
 void at_net_fused_epilogue_init(at_net_fused_epilogue *e, const at_net_affine *a);
 
-/* n's op (max_pool2d, avg_pool2d) on input node in. Signature: x, y. */
-at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out);
+/* n's op (max_pool2d, avg_pool2d) on input node in, both in NCHW (block <= 1) or NCHW[block]c.
+ * Signature: x, y. */
+at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, int64_t block,
+                           const at_ir_program **out);
 at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in,
                                       const at_ir_program **out);
 /* Concatenation along attrs.axis. Signature: every input in order, then y; one kernel per input. */

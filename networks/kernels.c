@@ -57,29 +57,42 @@ at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_aff
     return finish(s, out);
 }
 
-at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, const at_ir_program **out)
+/* Pooling in NCHW (block 1) or NCHW[block]c, the layout of the conv before it (TVM's
+ * alter_op_layout keeps pooling in NCHWc): a grid point is L lanes of one block -- the window and
+ * its bounds are the same for every channel of a block, so the lanes load side by side. */
+at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, int64_t block,
+                           const at_ir_program **out)
 {
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, n->name);
     if (!s) return AT_OOM();
     const at_net_attrs *a = &n->attrs;
     bool avg = n->op == AT_NET_AVG_POOL2D;
+    int64_t b = block > 1 ? block : 1, lanes = 1;
+    for (int64_t l = AT_IR_MAX_LANES; l > 1 && lanes == 1; l /= 2)
+        if (b % l == 0) lanes = l;
     int64_t ih = in->shape[2], iw = in->shape[3], oh = n->shape[2], ow = n->shape[3], total = at_net_node_numel(n);
     const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(in), AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
-    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, 2, AT_IR_PRIVATE); /* max or sum, divisor */
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, lanes, AT_IR_PRIVATE); /* max or sum */
+    const at_ir_buffer *cnt_buf = at_ir_alloc(s, "cnt", AT_IR_F32, 1, AT_IR_PRIVATE); /* the divisor */
     const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32), *kh = at_ir_var_new(s, "kh", AT_IR_I32),
                     *kw = at_ir_var_new(s, "kw", AT_IR_I32);
-    E iv = at_ir_v(s, i), zero = i32(s, 0), one = i32(s, 1);
-    E w = at_ir_mod(s, iv, i32(s, ow)), h = at_ir_mod(s, at_ir_div(s, iv, i32(s, ow)), i32(s, oh));
-    E nc = at_ir_div(s, iv, i32(s, ow * oh));
+    E iv = at_ir_v(s, i), zero = i32(s, 0);
+    /* i: (n c/b, h, w, b/lanes) of the output, lanes channels each */
+    int64_t per_block = b / lanes;
+    E sub = at_ir_mod(s, iv, i32(s, per_block)), pos = at_ir_div(s, iv, i32(s, per_block));
+    E w = at_ir_mod(s, pos, i32(s, ow)), h = at_ir_mod(s, at_ir_div(s, pos, i32(s, ow)), i32(s, oh));
+    E nc = at_ir_div(s, pos, i32(s, ow * oh));
     E y0 = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, h, i32(s, a->stride[0])), at_ir_v(s, kh)), i32(s, a->pad[0]));
     E x0 = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, w, i32(s, a->stride[1])), at_ir_v(s, kw)), i32(s, a->pad[1]));
     E inside = at_ir_bin(s, AT_IR_AND,
                          at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, y0, zero), at_ir_bin(s, AT_IR_LT, y0, i32(s, ih))),
                          at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, zero), at_ir_bin(s, AT_IR_LT, x0, i32(s, iw))));
-    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, nc, i32(s, ih)), y0), i32(s, iw)), x0);
-    E v = at_ir_load(s, x, src, 1), m = at_ir_load(s, acc, zero, 1), cnt = at_ir_load(s, acc, one, 1);
+    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, nc, i32(s, ih)), y0), i32(s, iw)), x0),
+                                   i32(s, b)),
+                      at_ir_mul(s, sub, i32(s, lanes)));
+    E v = at_ir_load(s, x, src, (int)lanes), m = at_ir_load(s, acc, zero, (int)lanes), cnt = at_ir_load(s, cnt_buf, zero, 1);
     const at_ir_stmt *upd = at_ir_if(s, inside, at_ir_store(s, acc, zero, avg ? at_ir_add(s, m, v) : at_ir_max(s, m, v)), NULL);
     if (avg) {
         /* the divisor: the window's input elements, or with count_include_pad every position
@@ -91,15 +104,18 @@ at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_n
                                           at_ir_bin(s, AT_IR_LT, y0, i32(s, ih + a->pad[2]))),
                                 at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, i32(s, -a->pad[1])),
                                           at_ir_bin(s, AT_IR_LT, x0, i32(s, iw + a->pad[3]))));
-        upd = at_ir_seq2(s, upd, at_ir_if(s, counted, at_ir_store(s, acc, one, at_ir_add(s, cnt, at_ir_f32(s, 1))), NULL));
+        upd = at_ir_seq2(s, upd, at_ir_if(s, counted, at_ir_store(s, cnt_buf, zero, at_ir_add(s, cnt, at_ir_f32(s, 1))), NULL));
     }
+    E init = at_ir_f32(s, avg ? 0 : -FLT_MAX), res = m;
+    if (lanes > 1) init = at_ir_broadcast(s, init, (int)lanes);
+    if (avg) res = at_ir_div(s, m, lanes > 1 ? at_ir_broadcast(s, cnt, (int)lanes) : cnt);
     const at_ir_stmt *items[4] = {
-        at_ir_store(s, acc, zero, at_ir_f32(s, avg ? 0 : -FLT_MAX)),
-        at_ir_store(s, acc, one, at_ir_f32(s, 0)),
+        at_ir_store(s, acc, zero, init),
+        at_ir_store(s, cnt_buf, zero, at_ir_f32(s, 0)),
         at_ir_for(s, kh, a->kernel[0], AT_IR_SERIAL, at_ir_for(s, kw, a->kernel[1], AT_IR_SERIAL, upd)),
-        at_ir_store(s, y, iv, avg ? at_ir_div(s, m, cnt) : m),
+        at_ir_store(s, y, at_ir_mul(s, iv, i32(s, lanes)), res),
     };
-    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total, at_ir_seq(s, items, 4)));
+    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total / lanes, at_ir_seq(s, items, 4)));
     return finish(s, out);
 }
 
