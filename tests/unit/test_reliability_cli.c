@@ -357,6 +357,8 @@ static void usage_errors_should_exit_2_with_the_option_named_once(void **state)
         (const char *const[]){"tune", "resnet-18", "--target", "no-such-target", "--tuner", "random", NULL},
         (const char *const[]){"evaluate", "no-such-net", "--target", "mali", NULL},
         (const char *const[]){"evaluate", "resnet-18", "--target", "no-such-target", NULL},
+        (const char *const[]){"evaluate", "resnet-18", "--target", "llvm", "--graph-tune", "x.log", NULL},
+        (const char *const[]){"evaluate", "resnet-18", "--target", "llvm", "--graph-top-k", "0", NULL},
         (const char *const[]){"tasks", "no-such-net", NULL},
         (const char *const[]){"tune-task", "no/such", "--args", "1", "--tuner", "random", "--n-trial", "1", "--log", "x.log", NULL},
         (const char *const[]){"tune-task", "conv2d_packed.vta", "--target", "vta", "--args", "1,2", "--tuner", "random",
@@ -373,6 +375,8 @@ static void usage_errors_should_exit_2_with_the_option_named_once(void **state)
         assert_contains(err_text, want);
         assert_contains(err_text, "Try 'autotvm ");
     }
+    assert_int_equal(RUN("evaluate", "resnet-18", "--target", "llvm", "--graph-tune", "x.log"), 2);
+    assert_contains(err_text, "autotvm evaluate: error: --graph-tune reads the records of --log\n");
     assert_int_equal(access(in_work("x.log"), F_OK), -1); /* nothing was started */
 }
 
