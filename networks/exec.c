@@ -484,42 +484,35 @@ static at_status in_layout(at_net_exec *e, size_t j, int64_t blk, void **out)
     return AT_OK;
 }
 
-/* A packed anchor: its input in ic_bn blocks, the packed program (its kernel_vec packed once,
- * like every preparation kernel) writing oc_bn blocks, the epilogue fused into its stores (the
- * residual read in the same blocks), or run after it where the template cannot take it. */
-static at_status packed_anchor_steps(at_net_exec *e, size_t i, const at_task *t, const at_net_pick *pick, void *w,
-                                     void *bias, const at_net_affine *a)
+/* The anchor's program: with its epilogue fused into the output stores where the template takes
+ * it, else the plain program on the scratch output and the epilogue as an affine step after it.
+ * args: the signature's buffers, the epilogue's (bias, residual) after the first 3. */
+static at_status anchor_program(at_net_exec *e, size_t i, const at_task *t, const at_net_pick *pick, bool packed,
+                                const at_net_affine *a, void **args, size_t n_args, void *bias, void *res)
 {
     const at_net_node *n = at_net_node_at(e->net, i);
-    int64_t ic_bn, oc_bn;
-    AT_TRY(at_tmpl_packed_blocks(at_task_template(t), pick->config, &ic_bn, &oc_bn));
-    at_net_affine pa = *a;
-    pa.block = oc_bn;
-    void *args[5] = {NULL, w, e->node_buf[i]};
-    size_t n_args = 3;
-    AT_TRY(in_layout(e, n->inputs[0], ic_bn, &args[0]));
-    if (pa.shift) args[n_args++] = bias;
-    if (pa.residual) AT_TRY(in_layout(e, n->inputs[1], oc_bn, &args[n_args++]));
     bool epi = has_epilogue(n);
     prog_key key = {.kind = PROG_TASK, .task = pick->task, .config = at_config_index(pick->config),
-                    .affine = epi ? pa : (at_net_affine){0}};
+                    .affine = epi ? *a : (at_net_affine){0}};
     prepared *q = cached(e, &key);
     if (q) return push_step(e, q, args, n_args);
     const at_ir_program *p;
     at_status st;
     if (epi) {
         at_net_fused_epilogue fused;
-        at_net_fused_epilogue_init(&fused, &pa);
-        st = at_task_instantiate_packed(t, pick->config, &fused.epi, e->arena, &p);
+        at_net_fused_epilogue_init(&fused, a);
+        st = packed ? at_task_instantiate_packed(t, pick->config, &fused.epi, e->arena, &p)
+                    : at_task_instantiate_fused(t, pick->config, &fused.epi, e->arena, &p);
         if (st == AT_OK) return add_step(e, &key, p, args, n_args);
         if (st == AT_ENOMEM) return st;
         key.affine = (at_net_affine){0};
     }
-    void *plain[3] = {args[0], w, epi ? e->scratch : e->node_buf[i]};
+    void *plain[3] = {args[0], args[1], epi ? e->scratch : e->node_buf[i]};
     if ((q = cached(e, &key))) {
         AT_TRY(push_step(e, q, plain, 3));
     } else {
-        st = at_task_instantiate_packed(t, pick->config, NULL, e->arena, &p);
+        st = packed ? at_task_instantiate_packed(t, pick->config, NULL, e->arena, &p)
+                    : at_task_instantiate(t, pick->config, e->arena, &p);
         if (st != AT_OK)
             return st == AT_ENOMEM ? st
                                    : AT_FAIL_WRAP(st, "node %s: %s config %" PRId64, n->name, at_task_template(t)->name,
@@ -527,60 +520,39 @@ static at_status packed_anchor_steps(at_net_exec *e, size_t i, const at_task *t,
         AT_TRY(add_step(e, &key, p, plain, 3));
     }
     if (!epi) return AT_OK;
-    return affine_step(e, n, &pa, e->scratch, NULL, bias, pa.residual ? args[n_args - 1] : NULL, e->node_buf[i]);
+    return affine_step(e, n, a, e->scratch, NULL, bias, res, e->node_buf[i]);
 }
 
+/* An anchor: its weights (and bias) uploaded, its input in its layout -- NCHW[ic_bn]c for a
+ * packed anchor (TVM's x86 conv2d, whose kernel_vec a preparation kernel packs once), which
+ * writes NCHW[oc_bn]c and reads its residual so, else NCHW -- and its program. */
 static at_status anchor_steps(at_net_exec *e, size_t i)
 {
     const at_net_node *n = at_net_node_at(e->net, i);
     at_net_pick pick;
     AT_ASSERT(at_net_plan_pick(e->plan, i, &pick));
     const at_task *t = at_net_tasks_at(e->plan->tasks, pick.task);
-    void *w, *bias = NULL;
+    void *w, *bias = NULL, *res = NULL;
     AT_TRY(upload(e, n->weight, at_net_weight_numel(e->net, n), &w));
     if (n->epi.bias) AT_TRY(upload(e, n->bias, n->attrs.channels, &bias));
-    bool epi = has_epilogue(n);
     at_net_affine a = affine_of(n);
     a.shift = n->epi.bias;
     a.residual = n->epi.residual;
     a.relu = n->epi.relu;
-    if (at_task_template(t)->schedule_packed) return packed_anchor_steps(e, i, t, &pick, w, bias, &a);
-    void *x, *res = NULL;
-    AT_TRY(in_layout(e, n->inputs[0], 1, &x));
-    if (n->epi.residual) AT_TRY(in_layout(e, n->inputs[1], 1, &res));
-    /* the epilogue runs in the anchor's output stage (TVM's fusion); a template that reads its
-     * output back cannot take it, and then it runs as its own program on a scratch output */
+    bool packed = at_task_template(t)->schedule_packed;
+    int64_t ic_bn = 1, oc_bn = 1;
+    if (packed) {
+        AT_TRY(at_tmpl_packed_blocks(at_task_template(t), pick.config, &ic_bn, &oc_bn));
+        a.block = oc_bn;
+    }
+    void *x;
+    AT_TRY(in_layout(e, n->inputs[0], ic_bn, &x));
+    if (n->epi.residual) AT_TRY(in_layout(e, n->inputs[1], oc_bn, &res));
     void *args[5] = {x, w, e->node_buf[i]}; /* at_op_tensors' order, then the epilogue's */
     size_t n_args = 3;
     if (a.shift) args[n_args++] = bias;
     if (a.residual) args[n_args++] = res;
-    prog_key key = {.kind = PROG_TASK, .task = pick.task, .config = at_config_index(pick.config),
-                    .affine = epi ? a : (at_net_affine){0}};
-    prepared *q = cached(e, &key);
-    if (q) return push_step(e, q, args, n_args);
-    const at_ir_program *p;
-    at_status st = AT_EINVAL;
-    if (epi) {
-        at_net_fused_epilogue fused;
-        at_net_fused_epilogue_init(&fused, &a);
-        st = at_task_instantiate_fused(t, pick.config, &fused.epi, e->arena, &p);
-        if (st == AT_OK) return add_step(e, &key, p, args, n_args);
-        if (st == AT_ENOMEM) return st;
-    }
-    key.affine = (at_net_affine){0};
-    args[2] = epi ? e->scratch : e->node_buf[i];
-    if (!(q = cached(e, &key))) {
-        st = at_task_instantiate(t, pick.config, e->arena, &p);
-        if (st != AT_OK)
-            return st == AT_ENOMEM ? st
-                                   : AT_FAIL_WRAP(st, "node %s: %s config %" PRId64, n->name, at_task_template(t)->name,
-                                                  at_config_index(pick.config));
-        AT_TRY(add_step(e, &key, p, args, 3));
-    } else {
-        AT_TRY(push_step(e, q, args, 3));
-    }
-    if (!epi) return AT_OK;
-    return affine_step(e, n, &a, e->scratch, NULL, bias, res, e->node_buf[i]);
+    return anchor_program(e, i, t, &pick, packed, &a, args, n_args, bias, res);
 }
 
 static at_status node_steps(at_net_exec *e, size_t i)
