@@ -420,6 +420,15 @@ bool at_net_keeps_layout(const at_net_node *n)
     return (per_channel || pool) && n->ndim == 4;
 }
 
+int64_t at_net_concat_block(const at_net *net, const at_net_node *n, const int64_t *blk)
+{
+    if (n->op != AT_NET_CONCAT || n->ndim != 4 || n->attrs.axis != 1 || n->n_inputs == 0) return 1;
+    int64_t b = blk[n->inputs[0]];
+    for (size_t k = 0; b > 1 && k < n->n_inputs; k++)
+        if (blk[n->inputs[k]] != b || at_net_node_at(net, n->inputs[k])->shape[1] % b) b = 1;
+    return b;
+}
+
 /* The packed anchor's (ic_bn, oc_bn), or false for a node that is none. */
 static bool packed_blocks(const at_net_exec *e, size_t i, int64_t *ic_bn, int64_t *oc_bn)
 {
@@ -442,6 +451,8 @@ static void plan_layouts(at_net_exec *e)
             e->blk[i] = oc_bn;
         else if (at_net_keeps_layout(n))
             e->blk[i] = e->blk[n->inputs[0]];
+        else if (n->op == AT_NET_CONCAT)
+            e->blk[i] = at_net_concat_block(e->net, n, e->blk);
     }
 }
 
@@ -657,7 +668,9 @@ static at_status node_steps(at_net_exec *e, size_t i)
         return add_step(e, &other, p, (void *[]){x, y}, 2);
     case AT_NET_CONCAT: {
         void *args[AT_NET_MAX_INPUTS + 1];
-        for (size_t k = 0; k < n->n_inputs; k++) AT_TRY(in_layout(e, n->inputs[k], 1, &args[k]));
+        /* in NCHW[b]c too: an input's C_k/b blocks of H W b values lie together as its C_k rows of
+         * H W do in NCHW, so the same copies concatenate the channels */
+        for (size_t k = 0; k < n->n_inputs; k++) AT_TRY(in_layout(e, n->inputs[k], e->blk[i], &args[k]));
         args[n->n_inputs] = y;
         AT_TRY(at_net_prog_concat(e->arena, e->net, n, &p));
         return add_step(e, &other, p, args, n->n_inputs + 1);

@@ -1,6 +1,7 @@
 /* The graph tuner (graph_tune.h). Its model of where transforms run follows exec.c: a packed
  * anchor reads its input in ic_bn blocks and its residual in oc_bn blocks and writes oc_bn; a
- * per-channel element-wise node keeps its first input's layout and reads its inputs in it; every
+ * per-channel element-wise node or pooling keeps its first input's layout and reads its inputs in
+ * it; a channel concatenation of inputs in one blocking keeps it (at_net_concat_block); every
  * other node reads and writes NCHW; a transform is made once per (node, block) a reader wants. */
 #include "networks/graph_tune.h"
 
@@ -11,7 +12,7 @@
 #include "networks/internal.h"
 #include "templates/template.h"
 
-enum { MAX_SEEN = 8, MAX_SWEEPS = 32 };
+enum { MAX_SEEN = 8, MAX_SWEEPS = 32, MAX_PRODUCERS = 8 };
 
 typedef struct copy_memo {
     size_t  node;
@@ -93,6 +94,8 @@ static at_status total(gt *g, double *out, size_t *n_copies)
             g->blk[i] = g->oc[i];
         else if (i > 0 && at_net_keeps_layout(n))
             g->blk[i] = g->blk[n->inputs[0]];
+        else if (i > 0 && n->op == AT_NET_CONCAT)
+            g->blk[i] = at_net_concat_block(g->net, n, g->blk);
         if (g->n_cands[i]) cost += g->cands[i][g->choice[i]].cost_s;
     }
     for (size_t i = 1; i < g->nn; i++) {
@@ -103,7 +106,7 @@ static at_status total(gt *g, double *out, size_t *n_copies)
             AT_TRY(read_as(g, n->inputs[0], g->packed[i] ? g->ic[i] : 1, &cost, &copies));
             if (n->epi.residual) AT_TRY(read_as(g, n->inputs[1], g->packed[i] ? g->oc[i] : 1, &cost, &copies));
         } else if (n->op == AT_NET_CONCAT) {
-            for (size_t k = 0; k < n->n_inputs; k++) AT_TRY(read_as(g, n->inputs[k], 1, &cost, &copies));
+            for (size_t k = 0; k < n->n_inputs; k++) AT_TRY(read_as(g, n->inputs[k], g->blk[i], &cost, &copies));
         } else {
             AT_TRY(read_as(g, n->inputs[0], g->blk[i], &cost, &copies));
             if (n->n_inputs > 1) AT_TRY(read_as(g, n->inputs[1], g->blk[i], &cost, &copies));
@@ -114,16 +117,21 @@ static at_status total(gt *g, double *out, size_t *n_copies)
     return AT_OK;
 }
 
-/* The nearest packed anchor upstream of node j along first inputs through layout-keeping nodes,
- * or SIZE_MAX: the node whose output blocks j's reader sees. */
-static size_t producer(const gt *g, size_t j)
+/* The packed anchors whose output blocks a reader of node j sees: j itself, or those upstream of
+ * it through layout-keeping nodes (first inputs) and channel concatenations (every input). */
+static size_t producers(const gt *g, size_t j, size_t *out, size_t cap, size_t n)
 {
     while (j > 0 && !g->packed[j]) {
-        const at_net_node *n = at_net_node_at(g->net, j);
-        if (!at_net_keeps_layout(n)) return SIZE_MAX;
-        j = n->inputs[0];
+        const at_net_node *x = at_net_node_at(g->net, j);
+        if (x->op == AT_NET_CONCAT) {
+            for (size_t k = 0; k < x->n_inputs; k++) n = producers(g, x->inputs[k], out, cap, n);
+            return n;
+        }
+        if (!at_net_keeps_layout(x)) return n;
+        j = x->inputs[0];
     }
-    return j > 0 ? j : SIZE_MAX;
+    if (j > 0 && n < cap) out[n++] = j;
+    return n;
 }
 
 /* Tries every candidate of node i (and, with p != SIZE_MAX, every pair with p's); keeps the best.
@@ -161,12 +169,18 @@ static at_status search(gt *g, at_net_gt_result *r)
         bool improved = false;
         for (size_t i = 0; i < g->nn; i++)
             if (g->n_cands[i]) AT_TRY(move(g, i, SIZE_MAX, &best, &improved));
+        /* pairs: a node and an anchor feeding it; two anchors feeding one concatenation */
         for (size_t i = 0; i < g->nn; i++) {
             if (!g->n_cands[i]) continue;
             const at_net_node *n = at_net_node_at(g->net, i);
             for (size_t k = 0; k < n->n_inputs && k < 2; k++) {
-                size_t p = producer(g, n->inputs[k]);
-                if (p != SIZE_MAX && p != i && g->n_cands[p]) AT_TRY(move(g, i, p, &best, &improved));
+                size_t ps[MAX_PRODUCERS];
+                size_t np = producers(g, n->inputs[k], ps, MAX_PRODUCERS, 0);
+                for (size_t a = 0; a < np; a++) {
+                    if (ps[a] != i && g->n_cands[ps[a]]) AT_TRY(move(g, i, ps[a], &best, &improved));
+                    for (size_t b = a + 1; b < np; b++)
+                        if (g->n_cands[ps[a]] && g->n_cands[ps[b]]) AT_TRY(move(g, ps[a], ps[b], &best, &improved));
+                }
             }
         }
         if (!improved) break;

@@ -35,9 +35,9 @@ typedef struct at_net_gt_result {
 /* Chooses one of cands[i][0..n_cands[i]) for every node i with n_cands[i] > 0 (a packed anchor of
  * plan; cands cheapest first) and sets it on plan (at_net_plan_set_pick).
  * Nodes without candidates keep their pick, whose blocks enter the model. The search starts from
- * every node's cheapest candidate and moves single nodes, then pairs of a node and the anchor
- * feeding it, while the total falls (a local optimum; exact on chains whose nodes interact with one
- * neighbour). copy gives transform costs (asked once per node and block pair). out may be NULL.
+ * every node's cheapest candidate and moves single nodes, then pairs -- a node and an anchor
+ * feeding it, two anchors feeding one concatenation -- while the total falls (a local optimum;
+ * exact on chains whose nodes interact with one neighbour). copy gives transform costs (asked once per node and block pair). out may be NULL.
  * copy's status, AT_ENOMEM. */
 at_status at_net_graph_tune(const at_net *net, at_net_plan *plan, const at_net_gt_cand *const *cands,
                             const size_t *n_cands, at_net_gt_copy_fn copy, void *ctx, at_net_gt_result *out);

@@ -27,6 +27,9 @@ bool at_net_conv_is_grouped(const at_net *net, const at_net_node *n);
  * pooling of a 4-D tensor: it keeps its first input's layout, NCHW or NCHW[x]c (exec.c's
  * alter_op_layout). */
 bool at_net_keeps_layout(const at_net_node *n);
+/* A channel concatenation of 4-D inputs that all come in NCHW[b]c (blk[input] == b > 1) with
+ * channels divisible by b runs in that layout: b; else 1 (NCHW). */
+int64_t at_net_concat_block(const at_net *net, const at_net_node *n, const int64_t *blk);
 
 /* Length of a node's per-channel parameters: attrs.channels for anchors, else shape[1]. */
 int64_t at_net_channels(const at_net_node *n);
