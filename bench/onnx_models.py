@@ -5,7 +5,7 @@ reference output, and its latency with the same threads) and, with --torch-gpu, 
 GPU (bench only). For each DIR/NAME.onnx: the max relative output difference against onnxruntime on
 the same seeded input, our median latency and the peers'.
 usage: onnx_models.py AUTOTVM DIR NAME ... [--target opencl|llvm|mali|arm_cpu] [--device D]
-                      [--threads N] [--log FILE] [--tophub-dir D] [--torch-gpu]"""
+                      [--threads N] [--log FILE] [--graph-log FILE] [--tophub-dir D] [--torch-gpu]"""
 import argparse
 import os
 import re
@@ -44,6 +44,7 @@ def main():
     ap.add_argument("--target", default="opencl")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--log", default=None)
+    ap.add_argument("--graph-log", default=None, help="a graph tuner's output (evaluate --graph-log)")
     ap.add_argument("--repeat", type=int, default=50)
     ap.add_argument("--torch-gpu", action="store_true")
     a = ap.parse_args()
@@ -76,6 +77,8 @@ def main():
             cmd += ["--threads", str(a.threads)]
         if a.log:
             cmd += ["--log", a.log]
+        if a.graph_log:
+            cmd += ["--graph-log", a.graph_log]
         if a.tophub_dir:
             cmd += ["--tophub-dir", a.tophub_dir]
         t = time.time()
