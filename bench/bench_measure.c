@@ -1,10 +1,21 @@
-/* bench_measure: measurement throughput of testing/matmul (512^3 by default) through the OpenCL
- * worker pool, as a tuner drives it: batches of distinct configs, a cold kernel cache per run
- * (every config compiles), trials/s with 1 and with N worker processes, and the host overhead
- * per trial outside the device compile and run. Each figure is the median of several runs.
+/* bench_measure: measurement throughput through the OpenCL worker pool, two ways.
+ *
+ * Default (testing/matmul, 512^3): batches of distinct configs, a cold kernel cache per run (every
+ * config compiles), trials/s with 1 and with N worker processes, and the host overhead per trial
+ * outside the device compile and run. Each figure is the median of several runs.
+ *
+ * --template NAME (issue 18's T1): `autotvm tune-task NAME --tuner random` as the CLI runs it (the
+ * same tune loop, tuner, pool and default measure options: TVM's LocalRunner, number 4, repeat 3,
+ * min_repeat_ms 0, cooldown 0.1 s, builders = cores), a cold kernel cache per run, and where each
+ * run's wall time went: pool start, the tuner's process, build phases (instantiate, codegen,
+ * clBuildProgram, first launch = PoCL's code generation, waiting at the chunk's barrier), runs,
+ * cooldown.
  *
  * usage: bench_measure [--device SPEC] [--args N,L,M] [--configs K] [--runs R] [--workers 1,2]
- *                      [--number N] [--repeat N] [--check] [--keep-cache] */
+ *                      [--number N] [--repeat N] [--check] [--keep-cache]
+ *        bench_measure --template NAME [--target opencl|mali] --args ARGS [--trials N] [--seed S]
+ *                      [--tuner random] [--runs R] [--workers N] [--number N] [--repeat N]
+ *                      [--cooldown-ms N] [--keep-cache] */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +26,8 @@
 #include "core/clock.h"
 #include "core/rng.h"
 #include "measure/ocl.h"
+#include "tune/tune.h"
+#include "tuners/tuner.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -65,13 +78,211 @@ static int remove_tree(const char *dir)
     return system(cmd);
 }
 
+/* ---- --template: the CLI's tune loop, and where its wall time goes ---------------------------- */
+
+typedef struct tmode {
+    const char *name, *target, *args, *tuner, *device;
+    int         trials, seed, runs, workers, number, repeat, cooldown_ms, keep_cache;
+} tmode;
+
+/* Per-trial stage times of every measure call of one run (at_meas_ocl_last_times is per call). */
+typedef struct trial_log {
+    at_meas_runner *inner;
+    at_meas_times  *t;
+    bool           *ok;
+    size_t          n, cap;
+    size_t          n_calls, n_short_calls; /* measure calls, of which with fewer inputs than workers */
+    int             runs_per_trial; /* number x repeat: the timed kernel runs after the warm-up */
+    double          kernel_s;       /* device time of every run, warm-up included (estimated from
+                                       the results' mean costs) */
+} trial_log;
+
+static at_status logging_measure(void *ctx, const at_meas_input *in, size_t n, at_result *res)
+{
+    trial_log *tl = ctx;
+    at_status st = at_meas_runner_measure(tl->inner, in, n, res);
+    tl->n_calls++;
+    if (n < at_meas_runner_batch_size(tl->inner)) tl->n_short_calls++;
+    size_t nt;
+    const at_meas_times *t = at_meas_ocl_last_times(at_meas_ocl_of(tl->inner), &nt);
+    for (size_t i = 0; i < nt && tl->n < tl->cap; i++, tl->n++) {
+        tl->t[tl->n] = t[i];
+        tl->ok[tl->n] = res[i].err == AT_MEAS_OK;
+        if (res[i].err == AT_MEAS_OK && res[i].n_costs > 0) {
+            double mean = 0;
+            for (size_t c = 0; c < res[i].n_costs; c++) mean += res[i].costs_s[c] / (double)res[i].n_costs;
+            tl->kernel_s += (double)(1 + tl->runs_per_trial) * mean;
+        }
+    }
+    return st;
+}
+
+static size_t logging_batch(void *ctx)
+{
+    return at_meas_runner_batch_size(((trial_log *)ctx)->inner);
+}
+
+static at_status logging_check(void *ctx, const at_ir_program *p)
+{
+    return at_meas_runner_check(((trial_log *)ctx)->inner, p);
+}
+
+static const at_meas_runner_i logging_i = {
+    .name = "opencl", .measure = logging_measure, .batch_size = logging_batch, .check = logging_check,
+};
+
+/* One run's sums (seconds) and medians (ms). */
+enum { F_WALL, F_TPS, F_CALLS, F_SHORT, F_START, F_HOST, F_BUILD, F_BARRIER, F_RUNS, F_KERNEL, F_COOL, F_OTHER, F_PREP, F_INST, F_CODEGEN,
+       F_COMPILE, F_LAUNCH, F_TIMED, F_CHECK, F_MED_COMPILE, F_MED_LAUNCH, F_MED_TIMED, F_COUNT };
+
+static const char *const field_name[F_COUNT] = {
+    [F_WALL] = "wall time of the tune loop (s)",
+    [F_TPS] = "trials/s",
+    [F_CALLS] = "measure calls (chunks)",
+    [F_SHORT] = "  of which with fewer inputs than workers",
+    [F_START] = "pool start: fork + PoCL init (s)",
+    [F_HOST] = "tuner's process between measure calls (s)",
+    [F_BUILD] = "build phases, wall (s)",
+    [F_BARRIER] = "  builds waiting at the chunk barrier (worker s)",
+    [F_RUNS] = "runs, wall: RUN sent to result (s)",
+    [F_KERNEL] = "  kernels on the device: (1 + number x repeat) x mean cost (s)",
+    [F_COOL] = "cooldown slept before a run (s)",
+    [F_OTHER] = "rest of measure calls (dispatch, revive) (s)",
+    [F_PREP] = "  per build: task data (worker s, summed)",
+    [F_INST] = "  per build: instantiate (worker s, summed)",
+    [F_CODEGEN] = "  per build: OpenCL C codegen + limits (worker s, summed)",
+    [F_COMPILE] = "  per build: clBuildProgram (worker s, summed)",
+    [F_LAUNCH] = "  per build: first launch = PoCL codegen (worker s, summed)",
+    [F_TIMED] = "  per run: warm-up + timed rounds (worker s, summed)",
+    [F_CHECK] = "  per run: output check (worker s, summed)",
+    [F_MED_COMPILE] = "median clBuildProgram per trial (ms)",
+    [F_MED_LAUNCH] = "median first launch per trial (ms)",
+    [F_MED_TIMED] = "median timed run per trial (ms)",
+};
+
+static int template_mode(const tmode *tm)
+{
+    at_task *task;
+    if (at_task_create(tm->name, AT_TARGET_OPENCL, tm->args, &task) != AT_OK) {
+        fprintf(stderr, "bench_measure: %s\n", at_last_error());
+        return 1;
+    }
+    const char *target_str = strcmp(tm->target, "mali") ? "opencl" : "opencl -device=mali";
+    printf("%s %s, tuner %s seed %d, %d trials, workers %d, number %d repeat %d cooldown %d ms "
+           "(0 = TVM's defaults: 4, 3, 100), %s kernel cache per run\n",
+           tm->name, tm->args, tm->tuner, tm->seed, tm->trials, tm->workers, tm->number, tm->repeat, tm->cooldown_ms,
+           tm->keep_cache ? "warm (kept)" : "cold");
+    double f[64][F_COUNT];
+    int rc = 0, runs = tm->runs > 64 ? 64 : tm->runs;
+    for (int r = 0; r < runs && rc == 0; r++) {
+        char dir[] = "/tmp/autotvm_bench_XXXXXX";
+        if (!mkdtemp(dir)) {
+            fprintf(stderr, "bench_measure: mkdtemp: %s\n", strerror(errno));
+            rc = 1;
+            break;
+        }
+        at_measure_opts o = {.number = tm->number, .repeat = tm->repeat, .cooldown_ms = tm->cooldown_ms,
+                             .n_parallel = tm->workers, .device = tm->device,
+                             .cache_dir = tm->keep_cache ? "/tmp/autotvm_bench_cache" : dir};
+        trial_log tl = {.cap = (size_t)tm->trials + 64,
+                        .runs_per_trial = (tm->number ? tm->number : 4) * (tm->repeat ? tm->repeat : 3)};
+        tl.t = at_calloc(tl.cap, sizeof *tl.t);
+        tl.ok = at_calloc(tl.cap, sizeof *tl.ok);
+        at_tuner_opts tu = {.seed = (uint64_t)tm->seed};
+        at_tuner *tuner = NULL;
+        at_meas_runner *runner = NULL;
+        at_tune_result res;
+        double t0 = at_clock_mono_s(), t1 = t0, t2 = t0;
+        at_status st = tl.t && tl.ok ? AT_OK : AT_ENOMEM;
+        if (st == AT_OK) st = at_tuner_new(tm->tuner, task, &tu, &tuner);
+        if (st == AT_OK) st = at_meas_ocl_runner_new(&o, &tl.inner);
+        t1 = at_clock_mono_s();
+        if (st == AT_OK) st = at_meas_runner_new(&logging_i, &tl, &runner);
+        at_tune_opts to = {.n_trial = (size_t)tm->trials, .target_str = target_str};
+        if (st == AT_OK) st = at_tune_task(task, tuner, runner, &to, &res);
+        t2 = at_clock_mono_s();
+        if (st != AT_OK) {
+            fprintf(stderr, "bench_measure: %s\n", at_last_error());
+            rc = 1;
+        } else {
+            at_meas_ocl_stats s;
+            at_meas_ocl_stats_get(at_meas_ocl_of(tl.inner), &s);
+            double *v = f[r];
+            memset(v, 0, sizeof f[r]);
+            v[F_WALL] = t2 - t0;
+            v[F_TPS] = (double)res.n_trials / (t2 - t0);
+            v[F_START] = t1 - t0;
+            v[F_CALLS] = (double)tl.n_calls;
+            v[F_SHORT] = (double)tl.n_short_calls;
+            v[F_HOST] = (t2 - t1) - s.measure_s;
+            v[F_BUILD] = s.build_phase_s;
+            v[F_BARRIER] = s.barrier_s;
+            v[F_RUNS] = s.run_phase_s;
+            v[F_KERNEL] = tl.kernel_s;
+            v[F_COOL] = s.cooldown_s;
+            v[F_OTHER] = s.measure_s - s.build_phase_s - s.run_phase_s - s.cooldown_s;
+            double *comp = at_calloc(tl.n + 1, sizeof *comp), *launch = at_calloc(tl.n + 1, sizeof *launch),
+                   *timed = at_calloc(tl.n + 1, sizeof *timed);
+            size_t nc = 0, nl = 0, nr = 0;
+            for (size_t i = 0; i < tl.n; i++) {
+                const at_meas_times *x = &tl.t[i];
+                v[F_PREP] += x->prepare_s;
+                v[F_INST] += x->instantiate_s;
+                v[F_CODEGEN] += x->codegen_s;
+                v[F_COMPILE] += x->compile_s;
+                v[F_LAUNCH] += x->first_launch_s;
+                v[F_TIMED] += x->run_s;
+                v[F_CHECK] += x->check_s;
+                if (comp && x->compiled) comp[nc++] = x->compile_s;
+                if (launch && x->compiled) launch[nl++] = x->first_launch_s;
+                if (timed && tl.ok[i]) timed[nr++] = x->run_s;
+            }
+            v[F_MED_COMPILE] = median(comp, nc) * 1e3;
+            v[F_MED_LAUNCH] = median(launch, nl) * 1e3;
+            v[F_MED_TIMED] = median(timed, nr) * 1e3;
+            at_free(comp);
+            at_free(launch);
+            at_free(timed);
+            printf("run %d: %zu trials (%zu failed, %zu proposals could not instantiate) in %.2f s = %.3f trials/s\n", r + 1,
+                   res.n_trials, res.n_errors, res.n_invalid, v[F_WALL], v[F_TPS]);
+            fflush(stdout);
+        }
+        at_meas_runner_free(runner); /* not the inner one: the wrapper does not own it */
+        at_meas_runner_free(tl.inner);
+        at_tuner_free(tuner);
+        at_free(tl.t);
+        at_free(tl.ok);
+        if (!tm->keep_cache) remove_tree(dir);
+    }
+    if (rc == 0) {
+        printf("\nmedian of %d runs (each run's figure in brackets)\n", runs);
+        for (int k = 0; k < F_COUNT; k++) {
+            double col[64];
+            for (int r = 0; r < runs; r++) col[r] = f[r][k];
+            printf("  %-58s %9.3f  [", field_name[k], median(col, (size_t)runs));
+            for (int r = 0; r < runs; r++) printf("%s%.3f", r ? " " : "", f[r][k]);
+            printf("]\n");
+        }
+    }
+    at_task_free(task);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    const char *device = NULL, *args = "512,512,512", *workers_text = NULL;
-    int n_configs = 8, n_runs = 3, number = 1, repeat = 1, check = 0, keep_cache = 0;
+    const char *device = NULL, *args = NULL, *workers_text = NULL;
+    int n_configs = 8, n_runs = 3, number = -1, repeat = -1, check = 0, keep_cache = 0;
+    tmode tm = {.target = "mali", .tuner = "random", .trials = 64, .seed = 1};
+    bool matmul_only = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--device") && v) device = argv[++i];
+        if (!strcmp(a, "--template") && v) tm.name = argv[++i];
+        else if (!strcmp(a, "--target") && v) tm.target = argv[++i];
+        else if (!strcmp(a, "--trials") && v) tm.trials = atoi(argv[++i]);
+        else if (!strcmp(a, "--seed") && v) tm.seed = atoi(argv[++i]);
+        else if (!strcmp(a, "--tuner") && v) tm.tuner = argv[++i];
+        else if (!strcmp(a, "--cooldown-ms") && v) tm.cooldown_ms = atoi(argv[++i]) ? atoi(argv[i]) : -1; /* 0: none */
+        else if (!strcmp(a, "--device") && v) device = argv[++i];
         else if (!strcmp(a, "--args") && v) args = argv[++i];
         else if (!strcmp(a, "--configs") && v) n_configs = atoi(argv[++i]);
         else if (!strcmp(a, "--runs") && v) n_runs = atoi(argv[++i]);
@@ -82,10 +293,33 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--keep-cache")) keep_cache = 1;
         else {
             fprintf(stderr, "usage: %s [--device SPEC] [--args N,L,M] [--configs K] [--runs R] [--workers 1,2] "
-                            "[--number N] [--repeat N] [--check] [--keep-cache]\n", argv[0]);
+                            "[--number N] [--repeat N] [--check] [--keep-cache]\n"
+                            "       %s --template NAME [--target opencl|mali] --args ARGS [--trials N] [--seed S] "
+                            "[--tuner random] [--runs R] [--workers N] [--number N] [--repeat N] [--cooldown-ms N] "
+                            "[--keep-cache]\n", argv[0], argv[0]);
             return 2;
         }
+        matmul_only |= !strcmp(a, "--configs") || !strcmp(a, "--check");
     }
+    if (tm.name) {
+        /* zero options are the pool's defaults (TVM's LocalRunner); a cooldown of 0 asks for none */
+        tm.args = args;
+        tm.device = device;
+        tm.runs = n_runs;
+        tm.keep_cache = keep_cache;
+        tm.number = number < 0 ? 0 : number;
+        tm.repeat = repeat < 0 ? 0 : repeat;
+        tm.workers = workers_text ? atoi(workers_text) : 0;
+        if (!args || matmul_only || (strcmp(tm.target, "mali") && strcmp(tm.target, "opencl")) || tm.trials < 1 ||
+            n_runs < 1 || tm.number < 0 || tm.repeat < 0 || tm.workers < 0) {
+            fprintf(stderr, "bench_measure: --template needs --args, --target opencl or mali, and no --configs/--check\n");
+            return 2;
+        }
+        return template_mode(&tm);
+    }
+    if (!args) args = "512,512,512";
+    if (number < 0) number = 1;
+    if (repeat < 0) repeat = 1;
     if (n_configs < 1 || n_configs > 64 || n_runs < 1 || number < 1 || repeat < 1) {
         fprintf(stderr, "bench_measure: bad option value\n");
         return 2;

@@ -37,7 +37,9 @@ void at_meas_ocl_free(at_meas_ocl *m);
 
 /* Measures inputs in chunks of as many inputs as there are workers: a chunk builds in parallel,
  * then its built configs run one after the other in input order, each followed by the
- * cooldown. results[i] is input i's result (timestamp: when its measurement ended). Workers
+ * cooldown. The cooldown is a quiet time before the next run: the last run's carries over into
+ * the next call, whose builds go on while it lasts (the device is idle; no build ever overlaps
+ * a run). results[i] is input i's result (timestamp: when its measurement ended). Workers
  * lost on the way are restarted when the call returns. AT_OK unless no worker can be started
  * (AT_EIO / AT_EDEVICE; the remaining results then hold UNKNOWN_ERROR) or memory runs out. */
 at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_t n, at_result *results);
@@ -69,12 +71,18 @@ typedef struct at_meas_times {
 /* Timings of the previous at_meas_ocl_measure call, one per input (borrowed until the next call). */
 const at_meas_times *at_meas_ocl_last_times(const at_meas_ocl *m, size_t *n);
 
-/* Counters since the pool started. */
+/* Counters since the pool started; the times are wall seconds summed over measure calls. */
 typedef struct at_meas_ocl_stats {
     size_t n_trials;        /* results produced */
     size_t n_compiles;      /* programs handed to clBuildProgram */
     size_t n_worker_starts; /* forks, the initial ones included */
     size_t n_worker_losses; /* workers killed by a timeout or found dead */
+    double measure_s;       /* inside at_meas_ocl_measure */
+    double build_phase_s;   /* chunks' build phases: first dispatch until every build is done */
+    double barrier_s;       /* summed per built trial: its finished build waiting for the chunk's
+                               slowest one (worker time, not wall time) */
+    double run_phase_s;     /* runs: RUN sent until RAN received */
+    double cooldown_s;      /* sleeping out the cooldown before a run */
 } at_meas_ocl_stats;
 void at_meas_ocl_stats_get(const at_meas_ocl *m, at_meas_ocl_stats *out);
 

@@ -48,6 +48,7 @@ struct slot {
     at_result     *res;
     at_meas_times *times;
     double         t_dispatch;
+    double         t_built; /* when its build reported success */
     bool           done;
 };
 
@@ -63,6 +64,7 @@ struct at_meas_ocl {
     at_meas_times     *times;
     size_t             n_times, cap_times;
     at_meas_ocl_stats  stats;
+    double             quiet_until; /* the last run's cooldown ends then (monotonic s) */
     at_strbuf          tx;
 };
 
@@ -252,6 +254,7 @@ static void on_frame(at_meas_ocl *m, wk *w, uint32_t type, at_meas_reader *r)
                 w->slot = NULL;
             } else {
                 w->state = W_BUILT;
+                s->t_built = now;
             }
         }
         at_free(msg);
@@ -545,11 +548,21 @@ void at_meas_ocl_free(at_meas_ocl *m)
     at_free(m);
 }
 
-static void sleep_ms(int ms)
+static void sleep_s(double s)
 {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    if (s <= 0) return;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
+}
+
+/* Waits out the previous run's cooldown before the next run. */
+static void quiet_before_run(at_meas_ocl *m)
+{
+    double left = m->quiet_until - at_clock_mono_s();
+    if (left <= 0) return;
+    sleep_s(left);
+    m->stats.cooldown_s += left;
 }
 
 /* The template family a pool's workers build. */
@@ -595,6 +608,7 @@ static at_status dispatch_build(at_meas_ocl *m, wk *w, slot *s, const at_meas_in
 at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_t n, at_result *results)
 {
     const at_measure_opts *o = &m->cfg.opts;
+    double t_enter = at_clock_mono_s();
     if (n > m->cap_times) {
         at_meas_times *t = at_realloc(m->times, n * sizeof *t);
         if (!t) return AT_OOM();
@@ -657,7 +671,12 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
             break;
         }
         stalled = 0;
+        double t_build = at_clock_mono_s();
         pump(m);
+        double t_built = at_clock_mono_s();
+        m->stats.build_phase_s += t_built - t_build;
+        for (size_t j = begin; j < next; j++)
+            if (!slots[j].done && slots[j].t_built > 0) m->stats.barrier_s += t_built - slots[j].t_built;
         /* run phase: serial, in input order */
         for (size_t j = begin; j < next; j++) {
             slot *s = &slots[j];
@@ -669,6 +688,8 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
                 finish(s, AT_MEAS_UNKNOWN_ERROR, "lost track of the built program", 0, false);
                 continue;
             }
+            quiet_before_run(m);
+            double t_run = at_clock_mono_s();
             at_meas_frame_begin(&m->tx, AT_MSG_RUN);
             at_meas_put_u64(&m->tx, w->job);
             if (send_frame(m, w) != AT_OK) {
@@ -679,10 +700,15 @@ at_status at_meas_ocl_measure(at_meas_ocl *m, const at_meas_input *inputs, size_
             w->deadline = at_clock_mono_s() + o->timeout_ms / 1e3;
             pump(m);
             if (!s->done) finish(s, AT_MEAS_UNKNOWN_ERROR, "the run ended without a result", 0, false);
-            if (o->cooldown_ms > 0) sleep_ms(o->cooldown_ms);
+            double t_ran = at_clock_mono_s();
+            m->stats.run_phase_s += t_ran - t_run;
+            /* TVM sleeps right after each run; here the sleep waits until the next run is due, so
+             * the next chunk's builds (sent by the caller's next call) fill it */
+            if (o->cooldown_ms > 0) m->quiet_until = t_ran + o->cooldown_ms / 1e3;
         }
     }
     m->stats.n_trials += n;
+    m->stats.measure_s += at_clock_mono_s() - t_enter;
     at_free(slots);
     /* restart lost workers now: their start-up overlaps whatever the caller does next */
     for (size_t i = 0; i < m->n; i++)

@@ -3,7 +3,8 @@
  * RUN_TIMEOUT and the next trial succeeds, a compile error -> COMPILE_DEVICE with the log, a
  * work-group over the limit -> INSTANTIATION_ERROR without a compile, a worker killed by SIGKILL
  * -> one failed trial), results never landing on the wrong config, build timeouts, a worker
- * killed from outside, and the refusal to fork after this process used OpenCL itself. */
+ * killed from outside, the cooldown between runs across calls, and the refusal to fork after this
+ * process used OpenCL itself. */
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -227,6 +228,41 @@ static void the_runner_interface_should_measure_through_the_pool(void **state)
     at_meas_runner_free(r);
 }
 
+/* The cooldown is a quiet time before every run, however the calls fall: the last run of a call
+ * keeps the next call's first run waiting (its builds go on meanwhile), and the pool's time
+ * accounts add up. Timestamps are when each run ended, so consecutive ones lie at least a
+ * cooldown apart however slow the machine. */
+static void the_cooldown_should_separate_runs_across_measure_calls(void **state)
+{
+    (void)state;
+    at_measure_opts o = opts();
+    o.cooldown_ms = 1000; /* longer than the second call's builds, which hit PoCL's kernel cache */
+    at_meas_ocl *m;
+    assert_ok(at_meas_ocl_new(&o, &m));
+    at_task *t;
+    assert_ok(at_task_create("testing/matmul", AT_TARGET_OPENCL, "16,16,16", &t));
+    const int64_t idx[2] = {3, 12};
+    at_result a[2], b[2];
+    at_test_measure_configs(m, t, idx, 2, a);
+    at_test_measure_configs(m, t, idx, 2, b);
+    const at_result *seq[4] = {&a[0], &a[1], &b[0], &b[1]};
+    for (size_t i = 0; i < 4; i++) {
+        at_test_expect_result(seq[i], AT_MEAS_OK, NULL, i);
+        if (i) assert_true(seq[i]->timestamp - seq[i - 1]->timestamp >= 1.0 - 1e-3);
+    }
+    at_meas_ocl_stats s;
+    at_meas_ocl_stats_get(m, &s);
+    assert_int_equal(s.n_trials, 4);
+    assert_true(s.build_phase_s > 0 && s.run_phase_s > 0 && s.cooldown_s > 0 && s.barrier_s >= 0);
+    assert_true(s.measure_s >= s.build_phase_s + s.run_phase_s + s.cooldown_s - 1e-6);
+    for (size_t i = 0; i < 2; i++) {
+        at_result_fini(&a[i]);
+        at_result_fini(&b[i]);
+    }
+    at_task_free(t);
+    at_meas_ocl_free(m);
+}
+
 /* Last: after this the process has used OpenCL and may not fork workers any more. */
 static void a_process_that_used_opencl_should_not_start_workers(void **state)
 {
@@ -254,6 +290,7 @@ int main(void)
         cmocka_unit_test(a_slow_build_should_time_out_as_build_timeout),
         cmocka_unit_test(an_unknown_device_should_fail_the_pool),
         cmocka_unit_test(the_runner_interface_should_measure_through_the_pool),
+        cmocka_unit_test(the_cooldown_should_separate_runs_across_measure_calls),
         cmocka_unit_test(a_process_that_used_opencl_should_not_start_workers),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
