@@ -373,6 +373,9 @@ int at_cmd_tune(int argc, char **argv)
     o.measure.enable_cpu_cache_flush = cache_flush != 0;
     if (at_net_vta_target_is(target) && total_trials)
         return at_cli_usage_error("tune", "--target vta tunes task by task: no --total-trials");
+    if (graph_tune && (no_evaluate || at_net_vta_target_is(target)))
+        return at_cli_usage_error("tune", "--graph-tune runs in the evaluation after tuning (not with --no-evaluate "
+                                          "or --target vta)");
     if (at_net_vta_target_is(target)) return tune_vta(&o, &eo, log, ops, rpc_key != NULL, !no_evaluate);
     char *thost = NULL;
     if (rpc_key) {

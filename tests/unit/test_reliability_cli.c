@@ -359,6 +359,8 @@ static void usage_errors_should_exit_2_with_the_option_named_once(void **state)
         (const char *const[]){"evaluate", "resnet-18", "--target", "no-such-target", NULL},
         (const char *const[]){"evaluate", "resnet-18", "--target", "llvm", "--graph-tune", "x.log", NULL},
         (const char *const[]){"evaluate", "resnet-18", "--target", "llvm", "--graph-top-k", "0", NULL},
+        (const char *const[]){"tune", "resnet-18", "--target", "llvm", "--tuner", "random", "--graph-tune", "g.log",
+                              "--no-evaluate", NULL},
         (const char *const[]){"tasks", "no-such-net", NULL},
         (const char *const[]){"tune-task", "no/such", "--args", "1", "--tuner", "random", "--n-trial", "1", "--log", "x.log", NULL},
         (const char *const[]){"tune-task", "conv2d_packed.vta", "--target", "vta", "--args", "1,2", "--tuner", "random",
