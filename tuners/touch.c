@@ -406,19 +406,26 @@ static void visit_stmt(walker *w, const at_ir_stmt *s)
     }
 }
 
-/* Insertion sort of the access indexes by name (counts are small; no global qsort context). */
+/* Stable merge sort of the access indexes by name, name_rank serving as scratch until it is
+ * filled. Hand-unrolled templates (winograd's transforms) make thousands of accesses whose
+ * names ("V_9" > "V_10") come in far from byte order, so an insertion sort's quadratic strcmp
+ * calls were most of a feature extraction. */
 static void sort_names(at_tuner_touch *t)
 {
-    for (size_t i = 0; i < t->n_access; i++) t->names_sorted[i] = i;
-    for (size_t i = 1; i < t->n_access; i++) {
-        size_t x = t->names_sorted[i], j = i;
-        while (j > 0 && strcmp(t->access_names[t->names_sorted[j - 1]], t->access_names[x]) > 0) {
-            t->names_sorted[j] = t->names_sorted[j - 1];
-            j--;
+    size_t n = t->n_access, *a = t->names_sorted, *tmp = t->name_rank;
+    char **nm = t->access_names;
+    for (size_t i = 0; i < n; i++) a[i] = i;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t x = lo, y = mid, k = lo;
+            while (x < mid && y < hi) tmp[k++] = strcmp(nm[a[y]], nm[a[x]]) < 0 ? a[y++] : a[x++];
+            while (x < mid) tmp[k++] = a[x++];
+            while (y < hi) tmp[k++] = a[y++];
         }
-        t->names_sorted[j] = x;
+        memcpy(a, tmp, n * sizeof *a);
     }
-    for (size_t r = 0; r < t->n_access; r++) t->name_rank[t->names_sorted[r]] = r;
+    for (size_t r = 0; r < n; r++) t->name_rank[a[r]] = r;
 }
 
 /* Length of the buffer part of an access name "<buffer>_<n>". */
