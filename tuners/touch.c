@@ -96,21 +96,13 @@ static at_tuner_touch_ann ann_of(at_ir_for_kind k)
     return AT_TUNER_TOUCH_SERIAL;
 }
 
-/* The pattern of access a in loop l; it must exist (every loop on the stack when an access is
- * entered gets one, and only loops still on the stack are asked). Binary search: patterns are
- * appended in increasing access order. */
-static at_tuner_touch_pattern *pattern_of(at_tuner_touch_loop *l, size_t a)
+/* Pattern k of loop v in a loop l enclosing it (or v itself), asked when v exits: every access
+ * entered while v was on the stack was appended to l's patterns too, in increasing access
+ * order, so v's patterns are the tail of l's (no search: winograd's loops hold thousands). */
+static at_tuner_touch_pattern *tail_pattern(at_tuner_touch_loop *l, const at_tuner_touch_loop *v, size_t k)
 {
-    size_t lo = 0, hi = l->n_touch;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->touch[mid].access < a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    AT_ASSERT(lo < l->n_touch && l->touch[lo].access == a);
-    return &l->touch[lo];
+    AT_ASSERT(l->n_touch >= v->n_touch);
+    return &l->touch[l->n_touch - v->n_touch + k];
 }
 
 static int64_t sat_mul(int64_t a, int64_t b)
@@ -330,7 +322,8 @@ static void exit_loop(walker *w)
         size_t a = v->touch[k].access;
         bool moves = v->touch[k].stride != 0;
         for (size_t i = 0; i < w->n_stack; i++) {
-            at_tuner_touch_pattern *p = pattern_of(&t->loops[w->stack[i]], a);
+            at_tuner_touch_pattern *p = tail_pattern(&t->loops[w->stack[i]], v, k);
+            AT_ASSERT(p->access == a);
             if (moves)
                 p->count = sat_mul(p->count, v->length);
             else
@@ -352,7 +345,7 @@ static void exit_loop(walker *w)
             for (size_t i = 0; i < w->n_stack; i++) {
                 at_tuner_touch_loop *s = &t->loops[w->stack[i]];
                 if (parallel_level(s->ann) != level + 1) continue;
-                at_tuner_touch_pattern *p = pattern_of(s, v->touch[k].access);
+                at_tuner_touch_pattern *p = tail_pattern(s, v, k);
                 p->thread_reuse = -v->touch[k].reuse;
                 p->thread_count = -v->touch[k].count;
             }
