@@ -12,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/arena.h"
+#include "core/clock.h"
 #include "tuners/feature.h"
 
 static size_t n_other_knobs(const at_space *s)
@@ -87,9 +88,10 @@ at_status at_tuner_feat_extract(at_feature f, const at_task *task, int64_t index
     return st;
 }
 
-/* Rows below which one more thread does not pay for its start (an itervar row of a small
- * spatial-pack config takes ~40 us, a winograd one ~3 ms), and the most threads used. */
-#define ROWS_PER_THREAD 8
+/* Seconds of predicted work per extra thread: a thread that cannot be kept busy longer than
+ * this costs more than it saves, at worst a scheduler time slice when the cores are shared
+ * (a spatial-pack itervar row takes ~40 us, a winograd one ~3 ms). At most MAX_THREADS. */
+#define THREAD_WORK_S 0.01
 #define MAX_THREADS 32
 
 typedef struct extract_job {
@@ -131,13 +133,21 @@ at_status at_tuner_feat_extract_many(at_feature f, const at_task *const *tasks, 
     if (n == 0) return AT_OK;
     extract_job j = {.f = f, .tasks = tasks, .idx = idx, .n = n, .width = width, .out = out, .st = st,
                      .first_fail = SIZE_MAX};
-    atomic_init(&j.next, 0);
+    atomic_init(&j.next, 1);
+    /* the caller extracts row 0 alone, timed: threads start only for the work it predicts */
+    AT_ASSERT(at_tuner_feat_len(f, tasks[0]) == width);
+    double t0 = at_clock_mono_s();
+    st[0] = at_tuner_feat_extract(f, tasks[0], idx[0], out);
+    double per_row = at_clock_mono_s() - t0;
+    if (st[0] == AT_EINVAL) memset(out, 0, width * sizeof *out);
+    else if (st[0] != AT_OK) return st[0];
     size_t n_threads = 1;
     if (f != AT_FEAT_KNOB) { /* knob features are arithmetic on the index: no thread pays */
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        double want = (double)(n - 1) * per_row / THREAD_WORK_S;
         n_threads = cores > 1 ? (size_t)cores : 1;
         if (n_threads > MAX_THREADS) n_threads = MAX_THREADS;
-        if (n_threads > n / ROWS_PER_THREAD) n_threads = n / ROWS_PER_THREAD ? n / ROWS_PER_THREAD : 1;
+        if ((double)n_threads > want) n_threads = want >= 1 ? (size_t)want : 1;
     }
     pthread_t th[MAX_THREADS];
     size_t started = 0;
@@ -145,7 +155,7 @@ at_status at_tuner_feat_extract_many(at_feature f, const at_task *const *tasks, 
     /* the caller is one of the workers; a thread that cannot start leaves its share to the rest */
     while (mu_ok && started + 1 < n_threads && pthread_create(&th[started], NULL, extract_worker, &j) == 0) started++;
     if (!mu_ok) {
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 1; i < n; i++) {
             float *row = out + i * width;
             AT_ASSERT(at_tuner_feat_len(f, tasks[i]) == width);
             st[i] = at_tuner_feat_extract(f, tasks[i], idx[i], row);
