@@ -37,6 +37,10 @@ typedef enum at_tune_net_event_kind {
     AT_TUNE_NET_SCHED_TABLE,/* total_trials: before each round, the scheduler (sched) and the task
                                the round goes to (next_id; SIZE_MAX once the run is over), with
                                the seconds since tuning began (elapsed_s) */
+    AT_TUNE_NET_SCHED_ROUND,/* total_trials: after each round, its task (next_id), what the round's
+                               at_tune_task did (result: trials, tuner_s, measure_s) and the
+                               seconds spent making the task's tuner before it (setup_s: transfer
+                               learning included; 0 after the task's first round) */
 } at_tune_net_event_kind;
 
 typedef struct at_tune_net_event {
@@ -53,7 +57,8 @@ typedef struct at_tune_net_event {
     size_t                   n_records;/* TOPHUB */
     const at_tune_sched     *sched;    /* SCHED_TABLE */
     size_t                   next_id;  /* SCHED_TABLE */
-    double                   elapsed_s;/* SCHED_TABLE */
+    double                   elapsed_s;/* SCHED_TABLE, SCHED_ROUND */
+    double                   setup_s;  /* SCHED_ROUND */
 } at_tune_net_event;
 
 typedef void (*at_tune_net_event_fn)(void *user, const at_tune_net_event *ev);

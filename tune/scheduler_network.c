@@ -63,7 +63,9 @@ static at_status round_fn(void *user, size_t i, size_t n_trials, at_tune_sched_r
 {
     sched_run *run = user;
     sched_task *t = &run->tasks[i];
+    double t0 = at_clock_mono_s();
     if (!t->tuner) AT_TRY(make_tuner(run, i, &t->tuner));
+    double setup_s = at_clock_mono_s() - t0;
     at_tune_opts to = {.n_trial = t->n_own + n_trials,
                        .target_str = at_net_target_string(run->o->target),
                        .log = run->app,
@@ -82,6 +84,16 @@ static at_status round_fn(void *user, size_t i, size_t n_trials, at_tune_sched_r
     out->best_cost_s = r.best_index >= 0 ? r.best_cost_s : AT_TUNE_SCHED_NO_COST;
     out->exhausted = !at_tuner_has_next(t->tuner);
     run->sum->n_measured += out->n_trials;
+    if (run->o->on_event) {
+        at_tune_net_event ev = {.kind = AT_TUNE_NET_SCHED_ROUND,
+                                .n_tasks = at_net_tasks_count(run->ts),
+                                .task = at_net_tasks_at(run->ts, i),
+                                .result = &r,
+                                .next_id = i,
+                                .setup_s = setup_s,
+                                .elapsed_s = at_clock_mono_s() - run->t0};
+        run->o->on_event(run->o->user, &ev);
+    }
     return AT_OK;
 }
 

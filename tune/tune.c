@@ -133,7 +133,9 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
                 out->best_iter = k;
             }
         }
+        double u0 = at_clock_mono_s();
         st = at_tuner_update(tuner, o->measured, o->measured_results, o->n_measured);
+        out->tuner_s += at_clock_mono_s() - u0;
         i = out->n_trials = out->n_resumed = o->n_measured;
         prog.done = i;
         prog.best_flops = out->best_flops;
@@ -144,7 +146,9 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     }
     while (st == AT_OK && !out->early_stopped && i < o->n_trial && at_tuner_has_next(tuner)) {
         size_t want = o->n_trial - i < batch ? o->n_trial - i : batch, got = 0;
+        double p0 = at_clock_mono_s();
         st = at_tuner_next_batch(tuner, want, idx, &got);
+        out->tuner_s += at_clock_mono_s() - p0;
         if (st != AT_OK || got == 0) break;
         size_t n_new = 0;
         for (size_t k = 0; k < got && st == AT_OK; k++) {
@@ -159,7 +163,11 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
                 kind[k] = INVALID;
             if (kind[k] == FRESH) inputs[n_new++] = (at_meas_input){task, configs[k]};
         }
-        if (st == AT_OK && n_new) st = at_meas_runner_measure(runner, inputs, n_new, fresh);
+        if (st == AT_OK && n_new) {
+            double m0 = at_clock_mono_s();
+            st = at_meas_runner_measure(runner, inputs, n_new, fresh);
+            out->measure_s += at_clock_mono_s() - m0;
+        }
         for (size_t k = 0, m = 0; k < got && st == AT_OK; k++) {
             if (kind[k] == FRESH) st = at_result_copy(&results[k], &fresh[m++]);
             if (kind[k] == REPLAYED) st = at_result_copy(&results[k], &o->measured_results[replay[k]]);
@@ -211,7 +219,9 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
         if (st == AT_OK) {
             i += n_new;
             out->n_trials = i;
+            double u0 = at_clock_mono_s();
             st = at_tuner_update(tuner, idx, results, got);
+            out->tuner_s += at_clock_mono_s() - u0;
         }
         for (size_t k = 0; k < got; k++) {
             at_config_free(configs[k]);

@@ -67,6 +67,11 @@ typedef struct at_tune_result {
     size_t  n_resumed;     /* of n_trials, taken from o->measured (not measured by this call) */
     size_t  n_replayed;    /* proposals answered from o->measured instead of measuring */
     size_t  n_invalid;     /* proposals that could not instantiate (no trials, not logged) */
+    /* where the call's wall time went, in at_clock_mono_s seconds (not o->clock_s, whose fake
+     * clocks tests count readings of): proposing and learning (at_tuner_next_batch and
+     * at_tuner_update: an xgb tuner's fits, plans and features) and measuring (the runner);
+     * the rest is checking proposals and writing the log */
+    double  tuner_s, measure_s;
 } at_tune_result;
 
 /* Tunes task with tuner (made for this task) and runner until n_trial trials, the tuner's space

@@ -157,25 +157,66 @@ static at_status insert(at_tuner_featcache *c, int64_t idx, const float *row)
     return AT_OK;
 }
 
+/* Copies the stored row of hit into row. */
+static void copy_out(const at_tuner_featcache *c, const row_ref *hit, float *row)
+{
+    memset(row, 0, c->width * sizeof *row);
+    for (size_t e = hit->off; e < hit->off + hit->n; e++) row[c->cols[e]] = c->vals[e];
+}
+
+/* Misses are computed together (at_tuner_feat_extract_many, over the cores), each distinct
+ * index once, then stored in the order they were asked for, so the cache's contents do not
+ * depend on the threads. */
 at_status at_tuner_featcache_rows(at_tuner_featcache *c, const int64_t *xs, size_t n, float *out)
 {
-    for (size_t i = 0; i < n; i++) {
-        float *row = out + i * c->width;
+    size_t n_miss = 0, n_dup = 0;
+    size_t *miss = at_malloc((n + 1) * sizeof *miss), *dup = NULL;
+    int64_t *miss_idx = at_malloc((n + 1) * sizeof *miss_idx);
+    const at_task **tasks = at_malloc((n + 1) * sizeof *tasks);
+    at_status *sts = at_malloc((n + 1) * sizeof *sts);
+    at_tuner_idxset seen;
+    at_tuner_idxset_init(&seen);
+    at_status st = miss && miss_idx && tasks && sts ? AT_OK : AT_OOM();
+    for (size_t i = 0; st == AT_OK && i < n; i++) {
         const row_ref *hit = lookup(c, xs[i]);
         if (hit) {
-            memset(row, 0, c->width * sizeof *row);
-            for (size_t e = hit->off; e < hit->off + hit->n; e++) row[c->cols[e]] = c->vals[e];
+            copy_out(c, hit, out + i * c->width);
             continue;
         }
-        at_status st = at_tuner_feat_extract(c->feat, c->task, xs[i], row);
-        if (st == AT_EINVAL) { /* cannot be instantiated: TVM's None row, all zeros */
-            at_log(AT_LOG_DEBUG, "no %s features for config %lld: %s", at_feature_name(c->feat), (long long)xs[i],
-                   at_last_error());
-            memset(row, 0, c->width * sizeof *row);
-        } else if (st != AT_OK) {
-            return st;
+        bool added = false;
+        st = at_tuner_idxset_add(&seen, xs[i], &added);
+        if (st == AT_OK && !added) { /* asked twice in one call: copied from the first */
+            if (!dup && !(dup = at_malloc(n * sizeof *dup))) st = AT_OOM();
+            if (st == AT_OK) dup[n_dup++] = i;
+            continue;
         }
-        AT_TRY(insert(c, xs[i], row));
+        miss[n_miss] = i;
+        miss_idx[n_miss] = xs[i];
+        tasks[n_miss++] = c->task;
     }
-    return AT_OK;
+    /* extracted into a packed scratch, then spread to the rows asked for */
+    float *rows = st == AT_OK && n_miss ? at_malloc(n_miss * c->width * sizeof *rows) : NULL;
+    if (st == AT_OK && n_miss && !rows) st = AT_OOM();
+    if (st == AT_OK) st = at_tuner_feat_extract_many(c->feat, tasks, miss_idx, n_miss, c->width, rows, sts);
+    for (size_t k = 0; st == AT_OK && k < n_miss; k++) {
+        const float *row = rows + k * c->width;
+        if (sts[k] == AT_EINVAL) /* cannot be instantiated: TVM's None row, all zeros */
+            at_log(AT_LOG_DEBUG, "no %s features for config %lld: it cannot be instantiated", at_feature_name(c->feat),
+                   (long long)miss_idx[k]);
+        memcpy(out + miss[k] * c->width, row, c->width * sizeof *row);
+        st = insert(c, miss_idx[k], row);
+    }
+    for (size_t d = 0; st == AT_OK && d < n_dup; d++) {
+        size_t k = 0;
+        while (miss_idx[k] != xs[dup[d]]) k++;
+        memcpy(out + dup[d] * c->width, rows + k * c->width, c->width * sizeof *rows);
+    }
+    at_tuner_idxset_fini(&seen);
+    at_free(rows);
+    at_free(miss);
+    at_free(dup);
+    at_free(miss_idx);
+    at_free((void *)tasks);
+    at_free(sts);
+    return st;
 }

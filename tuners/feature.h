@@ -107,4 +107,14 @@ size_t at_tuner_feat_len(at_feature f, const at_task *task);
  * AT_ENOMEM. */
 at_status at_tuner_feat_extract(at_feature f, const at_task *task, int64_t index, float *out);
 
+/* at_tuner_feat_extract of config idx[i] of tasks[i] into out[i * width], i < n (every task's
+ * feature length must be width), shared out over the online cores when the time of the first
+ * row predicts enough work (itervar and curve cost an instantiation: winograd's ~3 ms a row):
+ * simulated annealing scores thousands of configs per plan, and the builders are idle meanwhile. st[i] gets row i's status; a row that
+ * is AT_EINVAL (cannot be instantiated) is zeros. The rows do not depend on the threads. Returns
+ * AT_OK when every row is AT_OK or AT_EINVAL, else the failure of the first such row (its
+ * message) or AT_ENOMEM. */
+at_status at_tuner_feat_extract_many(at_feature f, const at_task *const *tasks, const int64_t *idx, size_t n,
+                                     size_t width, float *out, at_status *st);
+
 #endif

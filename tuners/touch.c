@@ -96,21 +96,13 @@ static at_tuner_touch_ann ann_of(at_ir_for_kind k)
     return AT_TUNER_TOUCH_SERIAL;
 }
 
-/* The pattern of access a in loop l; it must exist (every loop on the stack when an access is
- * entered gets one, and only loops still on the stack are asked). Binary search: patterns are
- * appended in increasing access order. */
-static at_tuner_touch_pattern *pattern_of(at_tuner_touch_loop *l, size_t a)
+/* Pattern k of loop v in a loop l enclosing it (or v itself), asked when v exits: every access
+ * entered while v was on the stack was appended to l's patterns too, in increasing access
+ * order, so v's patterns are the tail of l's (no search: winograd's loops hold thousands). */
+static at_tuner_touch_pattern *tail_pattern(at_tuner_touch_loop *l, const at_tuner_touch_loop *v, size_t k)
 {
-    size_t lo = 0, hi = l->n_touch;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->touch[mid].access < a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    AT_ASSERT(lo < l->n_touch && l->touch[lo].access == a);
-    return &l->touch[lo];
+    AT_ASSERT(l->n_touch >= v->n_touch);
+    return &l->touch[l->n_touch - v->n_touch + k];
 }
 
 static int64_t sat_mul(int64_t a, int64_t b)
@@ -330,7 +322,8 @@ static void exit_loop(walker *w)
         size_t a = v->touch[k].access;
         bool moves = v->touch[k].stride != 0;
         for (size_t i = 0; i < w->n_stack; i++) {
-            at_tuner_touch_pattern *p = pattern_of(&t->loops[w->stack[i]], a);
+            at_tuner_touch_pattern *p = tail_pattern(&t->loops[w->stack[i]], v, k);
+            AT_ASSERT(p->access == a);
             if (moves)
                 p->count = sat_mul(p->count, v->length);
             else
@@ -352,7 +345,7 @@ static void exit_loop(walker *w)
             for (size_t i = 0; i < w->n_stack; i++) {
                 at_tuner_touch_loop *s = &t->loops[w->stack[i]];
                 if (parallel_level(s->ann) != level + 1) continue;
-                at_tuner_touch_pattern *p = pattern_of(s, v->touch[k].access);
+                at_tuner_touch_pattern *p = tail_pattern(s, v, k);
                 p->thread_reuse = -v->touch[k].reuse;
                 p->thread_count = -v->touch[k].count;
             }
@@ -406,19 +399,26 @@ static void visit_stmt(walker *w, const at_ir_stmt *s)
     }
 }
 
-/* Insertion sort of the access indexes by name (counts are small; no global qsort context). */
+/* Stable merge sort of the access indexes by name, name_rank serving as scratch until it is
+ * filled. Hand-unrolled templates (winograd's transforms) make thousands of accesses whose
+ * names ("V_9" > "V_10") come in far from byte order, so an insertion sort's quadratic strcmp
+ * calls were most of a feature extraction. */
 static void sort_names(at_tuner_touch *t)
 {
-    for (size_t i = 0; i < t->n_access; i++) t->names_sorted[i] = i;
-    for (size_t i = 1; i < t->n_access; i++) {
-        size_t x = t->names_sorted[i], j = i;
-        while (j > 0 && strcmp(t->access_names[t->names_sorted[j - 1]], t->access_names[x]) > 0) {
-            t->names_sorted[j] = t->names_sorted[j - 1];
-            j--;
+    size_t n = t->n_access, *a = t->names_sorted, *tmp = t->name_rank;
+    char **nm = t->access_names;
+    for (size_t i = 0; i < n; i++) a[i] = i;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t x = lo, y = mid, k = lo;
+            while (x < mid && y < hi) tmp[k++] = strcmp(nm[a[y]], nm[a[x]]) < 0 ? a[y++] : a[x++];
+            while (x < mid) tmp[k++] = a[x++];
+            while (y < hi) tmp[k++] = a[y++];
         }
-        t->names_sorted[j] = x;
+        memcpy(a, tmp, n * sizeof *a);
     }
-    for (size_t r = 0; r < t->n_access; r++) t->name_rank[t->names_sorted[r]] = r;
+    for (size_t r = 0; r < n; r++) t->name_rank[a[r]] = r;
 }
 
 /* Length of the buffer part of an access name "<buffer>_<n>". */

@@ -244,20 +244,30 @@ static bool same_template(const at_task *a, const at_task *b)
     return x == y || (x->target == y->target && !strcmp(x->name, y->name));
 }
 
-static at_status load_history(void *ctx, const at_tuner_record *recs, size_t n, size_t *n_used)
+/* The records load_history can learn from: each one's task and config index, in record order. */
+typedef struct history_rows {
+    const at_task **tasks;
+    int64_t        *idx;
+    const at_result **res;
+    size_t          n;
+} history_rows;
+
+static void history_rows_free(history_rows *h)
 {
-    xgb_tuner *x = ctx;
-    *n_used = 0;
-    size_t w = at_tuner_featcache_width(x->fc), used = 0, cap = 0, skipped = 0, failed_features = 0;
-    float *rows = NULL;
-    double *ys = NULL;
-    size_t *group = NULL;
-    const at_task **tasks = NULL;
-    size_t n_tasks = 0, cap_tasks = 0;
+    at_free((void *)h->tasks);
+    at_free(h->idx);
+    at_free((void *)h->res);
+}
+
+static at_status history_select(xgb_tuner *x, const at_tuner_record *recs, size_t n, size_t w, history_rows *h)
+{
+    size_t skipped = 0;
     char first_skip[256] = "";
-    at_status st = AT_OK;
-    double best = 0;
-    for (size_t r = 0; r < n && st == AT_OK; r++) {
+    h->tasks = at_malloc((n + 1) * sizeof *h->tasks);
+    h->idx = at_malloc((n + 1) * sizeof *h->idx);
+    h->res = at_malloc((n + 1) * sizeof *h->res);
+    if (!h->tasks || !h->idx || !h->res) return AT_OOM();
+    for (size_t r = 0; r < n; r++) {
         const at_tuner_record *rec = &recs[r];
         if (!same_template(rec->task, x->task)) continue; /* TVM keeps only this task's name */
         int64_t idx;
@@ -271,37 +281,51 @@ static at_status load_history(void *ctx, const at_tuner_record *recs, size_t n, 
             if (skipped++ == 0) snprintf(first_skip, sizeof first_skip, "%s", why);
             continue;
         }
-        if (used == cap) {
-            size_t c = cap ? 2 * cap : 256;
-            float *p = at_realloc(rows, c * w * sizeof *p);
-            if (p) rows = p;
-            double *q = at_realloc(ys, c * sizeof *q);
-            if (q) ys = q;
-            size_t *g = at_realloc(group, c * sizeof *g);
-            if (g) group = g;
-            if (!p || !q || !g) {
-                st = AT_OOM();
-                break;
-            }
-            cap = c;
-        }
-        at_status fs = at_tuner_feat_extract(x->feat, rec->task, idx, rows + used * w);
-        if (fs == AT_EINVAL) { /* the config cannot be instantiated: nothing to learn from */
-            failed_features++;
-            continue;
-        }
-        if (fs != AT_OK) {
-            st = fs;
-            break;
-        }
-        group[used] = group_of(&tasks, &n_tasks, &cap_tasks, rec->task, &st);
-        ys[used] = at_tuner_result_flops(rec->task, rec->result);
-        if (ys[used] > best) best = ys[used];
-        used++;
+        h->tasks[h->n] = rec->task;
+        h->idx[h->n] = idx;
+        h->res[h->n++] = rec->result;
     }
     if (skipped)
         at_log(AT_LOG_WARN, "transfer learning: skipped %zu history record%s of %s that do not fit their task (%s)",
                skipped, skipped == 1 ? "" : "s", at_task_template(x->task)->name, first_skip);
+    return AT_OK;
+}
+
+/* Transfer learning: every usable record's features (extracted together, over the cores), a
+ * base model fit on them, and the first plan from it. */
+static at_status load_history(void *ctx, const at_tuner_record *recs, size_t n, size_t *n_used)
+{
+    xgb_tuner *x = ctx;
+    *n_used = 0;
+    size_t w = at_tuner_featcache_width(x->fc), used = 0, failed_features = 0;
+    history_rows h = {0};
+    float *rows = NULL;
+    double *ys = NULL;
+    size_t *group = NULL;
+    at_status *sts = NULL;
+    const at_task **tasks = NULL;
+    size_t n_tasks = 0, cap_tasks = 0;
+    double best = 0;
+    at_status st = history_select(x, recs, n, w, &h);
+    if (st == AT_OK && h.n) {
+        rows = at_malloc(h.n * w * sizeof *rows);
+        ys = at_malloc(h.n * sizeof *ys);
+        group = at_malloc(h.n * sizeof *group);
+        sts = at_malloc(h.n * sizeof *sts);
+        st = rows && ys && group && sts ? AT_OK : AT_OOM();
+    }
+    if (st == AT_OK) st = at_tuner_feat_extract_many(x->feat, h.tasks, h.idx, h.n, w, rows, sts);
+    for (size_t r = 0; st == AT_OK && r < h.n; r++) {
+        if (sts[r] == AT_EINVAL) { /* the config cannot be instantiated: nothing to learn from */
+            failed_features++;
+            continue;
+        }
+        if (used != r) memmove(rows + used * w, rows + r * w, w * sizeof *rows);
+        group[used] = group_of(&tasks, &n_tasks, &cap_tasks, h.tasks[r], &st);
+        ys[used] = at_tuner_result_flops(h.tasks[r], h.res[r]);
+        if (ys[used] > best) best = ys[used];
+        used++;
+    }
     if (failed_features)
         at_log(AT_LOG_DEBUG, "transfer learning: %zu history configs could not be instantiated", failed_features);
     at_tuner_cm *base = NULL;
@@ -322,9 +346,11 @@ static at_status load_history(void *ctx, const at_tuner_record *recs, size_t n, 
         }
     }
     at_tuner_cm_free(base);
+    history_rows_free(&h);
     at_free(rows);
     at_free(ys);
     at_free(group);
+    at_free(sts);
     at_free((void *)tasks);
     return st;
 }

@@ -311,6 +311,87 @@ static void itervar_features_should_follow_the_config(void **state)
     at_task_free(task);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* C[k] = A[k] for k < 12, unrolled: 24 accesses named C_0, A_0, C_1, A_1, ... in visiting
+ * order, whose byte order puts "C_10" before "C_2". */
+static void touch_extractor_should_sort_access_names_in_byte_order(void **state)
+{
+    (void)state;
+    at_arena *arena = NULL;
+    assert_ok(at_arena_new(0, &arena));
+    at_ir_sched *s = at_ir_sched_begin(arena, "copy");
+    const at_ir_buffer *A = at_ir_param(s, "A", AT_IR_F32, 12, AT_IR_INPUT);
+    const at_ir_buffer *C = at_ir_param(s, "C", AT_IR_F32, 12, AT_IR_OUTPUT);
+    const at_ir_stmt *items[12];
+    for (int k = 0; k < 12; k++) items[k] = at_ir_store(s, C, at_ir_i32(s, k), at_ir_load(s, A, at_ir_i32(s, k), 1));
+    at_ir_add_kernel(s, "k0", at_ir_seq(s, items, 12));
+    const at_ir_program *p = NULL;
+    assert_ok(at_ir_sched_finish(s, &p));
+    at_tuner_touch *t = NULL;
+    assert_ok(at_tuner_touch_analyze(p, &t));
+    assert_int_equal(t->n_access, 24);
+    assert_string_equal(t->access_names[0], "C_0");
+    assert_string_equal(t->access_names[1], "A_0");
+    const char *want[24];
+    for (size_t a = 0; a < 24; a++) want[a] = t->access_names[a];
+    qsort(want, 24, sizeof *want, cmp_str);
+    assert_string_equal(want[2], "A_10");
+    for (size_t r = 0; r < 24; r++) {
+        assert_string_equal(t->access_names[t->names_sorted[r]], want[r]);
+        assert_int_equal(t->name_rank[t->names_sorted[r]], r);
+    }
+    assert_int_equal(t->n_buffers, 2);
+    assert_string_equal(t->buffer_names[0], "A");
+    assert_int_equal(t->access_buffer[0], 1); /* C_0 */
+    at_tuner_touch_free(t);
+    at_arena_free(arena);
+}
+
+/* Configs 0..39 of the filtered fake (a few filtered out) and one index past the range: the
+ * rows and statuses of one-by-one extraction, whatever the threads. */
+static void extract_many_should_give_the_rows_of_one_by_one_extraction(void **state)
+{
+    (void)state;
+    at_task *task = at_fake_task_of(&at_fake_tmpl_filtered, 64, 64, 16);
+    const at_space *sp = at_task_space(task);
+    enum { N = 41 };
+    int64_t idx[N];
+    const at_task *tasks[N];
+    size_t n_filtered = 0;
+    for (size_t i = 0; i < N; i++) {
+        idx[i] = (int64_t)i * 53;
+        tasks[i] = task;
+        n_filtered += i * 53 < (size_t)at_space_range_len(sp) && !at_space_is_index_valid(sp, idx[i]);
+    }
+    idx[N / 2] = at_space_range_len(sp);
+    assert_true(n_filtered > 0);
+    for (at_feature f = AT_FEAT_ITERVAR; f < AT_FEAT_COUNT; f++) {
+        size_t w = at_tuner_feat_len(f, task);
+        float *many = at_malloc(N * w * sizeof *many), *one = at_malloc(w * sizeof *one);
+        at_status st[N];
+        memset(many, 0xff, N * w * sizeof *many);
+        assert_ok(at_tuner_feat_extract_many(f, tasks, idx, N, w, many, st));
+        size_t n_einval = 0;
+        for (size_t i = 0; i < N; i++) {
+            at_status want = at_tuner_feat_extract(f, task, idx[i], one);
+            assert_int_equal(st[i], want);
+            if (want == AT_EINVAL) {
+                n_einval++;
+                memset(one, 0, w * sizeof *one);
+            }
+            assert_memory_equal(many + i * w, one, w * sizeof *one);
+        }
+        assert_int_equal(n_einval, n_filtered + 1);
+        at_free(many);
+        at_free(one);
+    }
+    at_task_free(task);
+}
+
 static void take_log_should_match_tvm(void **state)
 {
     (void)state;
@@ -331,6 +412,8 @@ int main(void)
         cmocka_unit_test(every_template_should_give_one_feature_length_for_all_configs_and_workloads),
         cmocka_unit_test(itervar_features_should_follow_the_config),
         cmocka_unit_test(take_log_should_match_tvm),
+        cmocka_unit_test(touch_extractor_should_sort_access_names_in_byte_order),
+        cmocka_unit_test(extract_many_should_give_the_rows_of_one_by_one_extraction),
     };
     if (getenv("AT_TEST_FILTER")) cmocka_set_test_filter(getenv("AT_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);

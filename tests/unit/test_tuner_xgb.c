@@ -184,6 +184,32 @@ static double first_batch_flops(at_tuner *t, const at_task *task, size_t n)
     return sum / (double)n;
 }
 
+/* Hits, misses, an index asked twice in one call, filtered configs, and a budget so small the
+ * cache empties itself: every row is the one at_tuner_feat_extract gives (zeros when it cannot). */
+static void featcache_should_give_the_extracted_rows(void **state)
+{
+    (void)state;
+    at_task *task = at_fake_task_of(&at_fake_tmpl_filtered, 64, 64, 16);
+    at_tuner_featcache *c = NULL;
+    assert_ok(at_tuner_featcache_new(task, AT_FEAT_ITERVAR, 1, &c)); /* room for 64 rows at least */
+    size_t w = at_tuner_featcache_width(c);
+    enum { N = 150 };
+    int64_t xs[N];
+    for (size_t i = 0; i < N; i++) xs[i] = (int64_t)((i * 37) % 97) * 11; /* repeats inside one call */
+    float *rows = at_malloc(N * w * sizeof *rows), *one = at_malloc(w * sizeof *one);
+    for (int pass = 0; pass < 2; pass++) { /* the second pass mostly hits */
+        assert_ok(at_tuner_featcache_rows(c, xs, N, rows));
+        for (size_t i = 0; i < N; i++) {
+            if (at_tuner_feat_extract(AT_FEAT_ITERVAR, task, xs[i], one) == AT_EINVAL) memset(one, 0, w * sizeof *one);
+            assert_memory_equal(rows + i * w, one, w * sizeof *one);
+        }
+    }
+    at_free(rows);
+    at_free(one);
+    at_tuner_featcache_free(c);
+    at_task_free(task);
+}
+
 static void history_of_another_workload_should_plan_the_first_trials(void **state)
 {
     (void)state;
@@ -250,6 +276,7 @@ int main(void)
         cmocka_unit_test(xgb_should_repeat_exactly_with_the_same_seed),
         cmocka_unit_test(xgb_should_go_on_when_every_measurement_fails),
         cmocka_unit_test(history_of_another_workload_should_plan_the_first_trials),
+        cmocka_unit_test(featcache_should_give_the_extracted_rows),
     };
     if (getenv("AT_TEST_FILTER")) cmocka_set_test_filter(getenv("AT_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
