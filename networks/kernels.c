@@ -35,25 +35,50 @@ static at_status finish(at_ir_sched *s, const at_ir_program **out)
     return at_ir_verify(*out);
 }
 
+/* Lanes of one grid point: the largest power of two up to AT_IR_MAX_LANES dividing n. */
+static int64_t lanes_dividing(int64_t n)
+{
+    int64_t lanes = 1;
+    for (int64_t l = AT_IR_MAX_LANES; l > 1 && lanes == 1; l /= 2)
+        if (n % l == 0) lanes = l;
+    return lanes;
+}
+
+/* A grid point is L lanes: in NCHW[block]c L consecutive channels of one block (their parameters
+ * side by side), in NCHW L positions of one channel (its parameters broadcast). */
 at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_affine *a, const at_ir_program **out)
 {
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, name);
     if (!s) return AT_OOM();
+    bool blocked = a->block > 1;
+    int64_t lanes = lanes_dividing(blocked ? a->block : a->inner > 1 ? a->inner : 1);
+    int l = (int)lanes;
     const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, a->total, AT_IR_INPUT);
     const at_ir_buffer *scale = a->scale ? at_ir_param(s, "scale", AT_IR_F32, a->channels, AT_IR_INPUT) : NULL;
     const at_ir_buffer *shift = a->shift ? at_ir_param(s, "shift", AT_IR_F32, a->channels, AT_IR_INPUT) : NULL;
     const at_ir_buffer *res = a->residual ? at_ir_param(s, "residual", AT_IR_F32, a->total, AT_IR_INPUT) : NULL;
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, a->total, AT_IR_OUTPUT);
     const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
-    E iv = at_ir_v(s, i);
-    E c = at_net_affine_channel(s, a, iv);
-    E v = at_ir_load(s, x, iv, 1);
-    if (scale) v = at_ir_mul(s, v, at_ir_load(s, scale, c, 1));
-    if (shift) v = at_ir_add(s, v, at_ir_load(s, shift, c, 1));
-    if (res) v = at_ir_add(s, v, at_ir_load(s, res, iv, 1));
-    if (a->relu) v = at_ir_max(s, v, at_ir_f32(s, 0));
-    at_ir_add_kernel(s, name, at_net_grid(s, i, a->total, at_ir_store(s, y, iv, v)));
+    E at = at_ir_mul(s, at_ir_v(s, i), i32(s, lanes));
+    E c = at_net_affine_channel(s, a, at);
+    if (blocked && l > 1) { /* the same channel, spelled so the verifier's bounds see lanes stay in the block */
+        E iv = at_ir_v(s, i);
+        E blk = at_ir_mod(s, at_ir_div(s, iv, i32(s, a->inner * a->block / lanes)), i32(s, a->channels / a->block));
+        c = at_ir_add(s, at_ir_mul(s, blk, i32(s, a->block)), at_ir_mul(s, at_ir_mod(s, iv, i32(s, a->block / lanes)), i32(s, lanes)));
+    }
+    E v = at_ir_load(s, x, at, l);
+    if (scale) {
+        E k = blocked || l == 1 ? at_ir_load(s, scale, c, l) : at_ir_broadcast(s, at_ir_load(s, scale, c, 1), l);
+        v = at_ir_mul(s, v, k);
+    }
+    if (shift) {
+        E k = blocked || l == 1 ? at_ir_load(s, shift, c, l) : at_ir_broadcast(s, at_ir_load(s, shift, c, 1), l);
+        v = at_ir_add(s, v, k);
+    }
+    if (res) v = at_ir_add(s, v, at_ir_load(s, res, at, l));
+    if (a->relu) v = at_ir_max(s, v, l > 1 ? at_ir_broadcast(s, at_ir_f32(s, 0), l) : at_ir_f32(s, 0));
+    at_ir_add_kernel(s, name, at_net_grid(s, i, a->total / lanes, at_ir_store(s, y, at, v)));
     return finish(s, out);
 }
 
@@ -68,9 +93,7 @@ at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_n
     if (!s) return AT_OOM();
     const at_net_attrs *a = &n->attrs;
     bool avg = n->op == AT_NET_AVG_POOL2D;
-    int64_t b = block > 1 ? block : 1, lanes = 1;
-    for (int64_t l = AT_IR_MAX_LANES; l > 1 && lanes == 1; l /= 2)
-        if (b % l == 0) lanes = l;
+    int64_t b = block > 1 ? block : 1, lanes = lanes_dividing(b);
     int64_t ih = in->shape[2], iw = in->shape[3], oh = n->shape[2], ow = n->shape[3], total = at_net_node_numel(n);
     const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(in), AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
