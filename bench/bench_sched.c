@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "report/report.h"
+#include "bench/bench_sched_args.h"
 #include "tune/network.h"
 
 static void usage(void)
@@ -93,75 +94,50 @@ static int tune(at_tune_network_opts *o, const char *dir, const char *name, mode
 
 int main(int argc, char **argv)
 {
-    const char *network = "resnet-18", *ops = "conv2d", *tuner = "xgb", *dir = ".", *device = NULL;
-    long long shape[3] = {3, 32, 32};
-    size_t total = 0, per_round = 0, repeat = 20;
-    unsigned long long seed = 0;
+    bench_sched_args a = {.network = "resnet-18", .ops = "conv2d", .tuner = "xgb", .dir = ".", .shape = {3, 32, 32}};
+    size_t repeat = 20;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc) usage();
-        if (!strcmp(argv[i], "--network"))
-            network = argv[++i];
-        else if (!strcmp(argv[i], "--ops"))
-            ops = argv[++i];
-        else if (!strcmp(argv[i], "--tuner"))
-            tuner = argv[++i];
-        else if (!strcmp(argv[i], "--workdir"))
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--device"))
-            device = argv[++i];
-        else if (!strcmp(argv[i], "--total"))
-            total = (size_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--per-round"))
-            per_round = (size_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--repeat"))
+        if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = (size_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--seed"))
-            seed = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--image-shape")) {
-            if (sscanf(argv[++i], "%lld,%lld,%lld", &shape[0], &shape[1], &shape[2]) != 3) usage();
-        } else
-            usage();
+            continue;
+        }
+        if ((i = bench_sched_arg(&a, argc, argv, i)) < 0) usage();
     }
     at_log_set_level(AT_LOG_ERROR);
-    at_tune_network_opts o = {.network = network, .target = AT_NET_TARGET_MALI, .tuner = tuner};
-    o.net.image_shape[0] = shape[0];
-    o.net.image_shape[1] = shape[1];
-    o.net.image_shape[2] = shape[2];
-    o.tuner_opts.seed = seed;
-    o.measure.device = device;
+    at_tune_network_opts o;
+    if (bench_sched_opts(&a, &o)) usage();
     o.on_event = on_event;
-    if (at_net_ops_parse(ops, &o.ops) != AT_OK) usage();
     /* the task count, for the per-task share of the total */
     at_net *net = NULL;
     at_net_tasks *ts = NULL;
     at_net_opts no = o.net;
-    if (at_net_load(network, &no, &net) != AT_OK || at_net_extract(net, o.target, o.ops, &ts) != AT_OK) {
+    if (at_net_load(a.network, &no, &net) != AT_OK || at_net_extract(net, o.target, o.ops, &ts) != AT_OK) {
         fprintf(stderr, "bench_sched: %s\n", at_last_error());
         return 1;
     }
     size_t n_tasks = at_net_tasks_count(ts);
     at_net_tasks_free(ts);
     at_net_free(net);
-    if (total == 0) total = 16 * n_tasks;
+    if (a.total == 0) a.total = 16 * n_tasks;
     mode_result per = {0}, sch = {0};
-    o.n_trial = total / n_tasks;
+    o.n_trial = a.total / n_tasks;
     printf("%s %lldx%lldx%lld (%s), %zu tasks, tuner %s, seed %llu: per-task flow %zu trials each vs scheduler "
            "%zu total\n",
-           network, shape[0], shape[1], shape[2], ops, n_tasks, tuner, seed, o.n_trial, total);
+           a.network, a.shape[0], a.shape[1], a.shape[2], a.ops, n_tasks, a.tuner, a.seed, o.n_trial, a.total);
     fflush(stdout);
-    if (tune(&o, dir, "per-task", &per)) return 1;
+    if (tune(&o, a.dir, "per-task", &per)) return 1;
     o.n_trial = 0;
-    o.total_trials = total;
-    o.trials_per_round = per_round;
-    if (tune(&o, dir, "scheduler", &sch)) return 1;
+    o.total_trials = a.total;
+    o.trials_per_round = a.per_round;
+    if (tune(&o, a.dir, "scheduler", &sch)) return 1;
     /* evaluations last: no measuring runner may follow this process's OpenCL use */
     mode_result *ms[2] = {&per, &sch};
     const char *names[2] = {"per-task", "scheduler"};
     for (int k = 0; k < 2; k++) {
         char log[1024];
-        snprintf(log, sizeof log, "%s/%s.log", dir, names[k]);
-        at_tune_eval_opts eo = {.network = network, .net = o.net, .target = o.target, .log_path = log,
-                                .no_tophub = true, .device = device, .repeat = repeat, .check = true};
+        snprintf(log, sizeof log, "%s/%s.log", a.dir, names[k]);
+        at_tune_eval_opts eo = {.network = a.network, .net = o.net, .target = o.target, .log_path = log,
+                                .no_tophub = true, .device = a.device, .repeat = repeat, .check = true};
         at_tune_eval_result er;
         if (at_tune_evaluate(&eo, &er) != AT_OK) {
             fprintf(stderr, "bench_sched: evaluate %s: %s\n", log, at_last_error());

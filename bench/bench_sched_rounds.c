@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "bench/bench_sched_args.h"
 #include "tune/network.h"
 
 static void usage(void)
@@ -72,10 +73,8 @@ static void stats(const char *name, const double *v, size_t n)
 
 int main(int argc, char **argv)
 {
-    const char *network = "resnet-18", *ops = "conv2d", *tuner = "xgb_rank", *dir = ".", *device = NULL;
-    long long shape[3] = {3, 32, 32};
-    size_t total = 0, per_round = 8;
-    unsigned long long seed = 0;
+    bench_sched_args a = {.network = "resnet-18", .ops = "conv2d", .tuner = "xgb_rank", .dir = ".",
+                          .shape = {3, 32, 32}, .per_round = 8};
     bool no_transfer = false;
     static rounds r;
     for (int i = 1; i < argc; i++) {
@@ -87,52 +86,27 @@ int main(int argc, char **argv)
             r.quiet = true;
             continue;
         }
-        if (i + 1 >= argc) usage();
-        if (!strcmp(argv[i], "--network"))
-            network = argv[++i];
-        else if (!strcmp(argv[i], "--ops"))
-            ops = argv[++i];
-        else if (!strcmp(argv[i], "--tuner"))
-            tuner = argv[++i];
-        else if (!strcmp(argv[i], "--workdir"))
-            dir = argv[++i];
-        else if (!strcmp(argv[i], "--device"))
-            device = argv[++i];
-        else if (!strcmp(argv[i], "--total"))
-            total = (size_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--per-round"))
-            per_round = (size_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--seed"))
-            seed = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--image-shape")) {
-            if (sscanf(argv[++i], "%lld,%lld,%lld", &shape[0], &shape[1], &shape[2]) != 3) usage();
-        } else
-            usage();
+        if ((i = bench_sched_arg(&a, argc, argv, i)) < 0) usage();
     }
     at_log_set_level(AT_LOG_ERROR);
-    at_tune_network_opts o = {.network = network, .target = AT_NET_TARGET_MALI, .tuner = tuner};
-    o.net.image_shape[0] = shape[0];
-    o.net.image_shape[1] = shape[1];
-    o.net.image_shape[2] = shape[2];
-    o.tuner_opts.seed = seed;
-    o.measure.device = device;
+    at_tune_network_opts o;
+    if (bench_sched_opts(&a, &o)) usage();
     o.measure.number = 1;
     o.measure.repeat = 1;
     o.measure.cooldown_ms = -1;
     o.no_transfer = no_transfer;
     o.on_event = on_event;
     o.user = &r;
-    if (at_net_ops_parse(ops, &o.ops) != AT_OK) usage();
-    if (total == 0) total = 128;
-    o.total_trials = total;
-    o.trials_per_round = per_round;
+    if (a.total == 0) a.total = 128;
+    o.total_trials = a.total;
+    o.trials_per_round = a.per_round;
     char log[1024];
-    snprintf(log, sizeof log, "%s/bench_sched_rounds.log", dir);
+    snprintf(log, sizeof log, "%s/bench_sched_rounds.log", a.dir);
     unlink(log);
     o.log_path = log;
     o.overwrite = true;
-    printf("%s %lldx%lldx%lld (%s), tuner %s%s, seed %llu, %zu trials in rounds of %zu\n", network, shape[0], shape[1],
-           shape[2], ops, tuner, no_transfer ? " (no transfer)" : "", seed, total, per_round);
+    printf("%s %lldx%lldx%lld (%s), tuner %s%s, seed %llu, %zu trials in rounds of %zu\n", a.network, a.shape[0],
+           a.shape[1], a.shape[2], a.ops, a.tuner, no_transfer ? " (no transfer)" : "", a.seed, a.total, a.per_round);
     if (!r.quiet) printf("round  task  trials  setup_s  tuner_s  measure_s  rest_s  elapsed\n");
     fflush(stdout);
     double t0 = at_clock_mono_s();
