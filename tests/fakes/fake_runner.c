@@ -48,3 +48,42 @@ at_status at_fake_runner_new(size_t batch, const at_fake_failure *fails, size_t 
     *f = (fake_runner){batch, fails, n_fails, clock, n_calls};
     return at_meas_runner_new(&fake_runner_i, f, out);
 }
+
+/* ---- the picky runner ---------------------------------------------------------------------- */
+
+static at_status picky_measure(void *ctx, const at_meas_input *in, size_t n, at_result *res)
+{
+    at_fake_picky *p = ctx;
+    for (size_t i = 0; i < n; i++) {
+        int64_t idx = at_config_index(in[i].config);
+        if (p->n_measured < AT_FAKE_PICKY_MAX) p->measured[p->n_measured] = idx;
+        p->n_measured++;
+        at_result_fini(&res[i]);
+        double cost = p->fake_costs ? at_fake_cost_s(in[i].task, idx) : 1e-3;
+        assert_int_equal(at_result_set_costs(&res[i], &cost, 1), AT_OK);
+        res[i].timestamp = 1.0;
+    }
+    return AT_OK;
+}
+
+static size_t picky_batch(void *ctx)
+{
+    return ((const at_fake_picky *)ctx)->batch;
+}
+
+static at_status picky_check(void *ctx, const at_ir_program *prog)
+{
+    at_fake_picky *p = ctx;
+    (void)prog;
+    if (p->n_checked++ % 2 == 0) return AT_OK;
+    p->n_rejected++;
+    return AT_FAIL(AT_EINVAL, "Skipped because of invalid gpu kernel: picky");
+}
+
+static const at_meas_runner_i picky_i = {.name = "picky", .measure = picky_measure, .batch_size = picky_batch,
+                                         .check = picky_check};
+
+at_status at_fake_picky_runner_new(at_fake_picky *p, at_meas_runner **out)
+{
+    return at_meas_runner_new(&picky_i, p, out);
+}

@@ -277,43 +277,6 @@ static void history_should_keep_the_records_of_the_tasks_template(void **state)
 
 /* A runner measuring everything at 1 ms whose check rejects every other program it is shown, as
  * the OpenCL pool rejects one past the device's limits. */
-typedef struct picky {
-    size_t  n_checked, n_rejected, n_measured;
-    int64_t measured[256];
-} picky;
-
-static at_status picky_measure(void *ctx, const at_meas_input *in, size_t n, at_result *res)
-{
-    picky *p = ctx;
-    const double cost = 1e-3;
-    for (size_t i = 0; i < n; i++) {
-        if (p->n_measured < 256) p->measured[p->n_measured] = at_config_index(in[i].config);
-        p->n_measured++;
-        at_result_fini(&res[i]);
-        assert_ok(at_result_set_costs(&res[i], &cost, 1));
-        res[i].timestamp = 1.0;
-    }
-    return AT_OK;
-}
-
-static size_t picky_batch(void *ctx)
-{
-    (void)ctx;
-    return 4;
-}
-
-static at_status picky_check(void *ctx, const at_ir_program *prog)
-{
-    picky *p = ctx;
-    (void)prog;
-    if (p->n_checked++ % 2 == 0) return AT_OK;
-    p->n_rejected++;
-    return AT_FAIL(AT_EINVAL, "Skipped because of invalid gpu kernel: picky");
-}
-
-static const at_meas_runner_i picky_i = {.name = "picky", .measure = picky_measure, .batch_size = picky_batch,
-                                         .check = picky_check};
-
 /* Issue 18: a config that cannot instantiate is no trial. The runner's check rejects half the
  * proposals: 20 trials are 20 measured, logged, error-free records, the rejected configs are
  * never measured, no config is measured twice, and with measure_invalid (TVM's way) nothing is checked. */
@@ -325,9 +288,9 @@ static void configs_that_cannot_instantiate_should_cost_no_trial(void **state)
     snprintf(path, sizeof path, "%s/picky.log", at_test_tmpdir("tune"));
     remove(path);
     for (int tvm_way = 0; tvm_way < 2; tvm_way++) {
-        picky p = {0};
+        at_fake_picky p = {.batch = 4};
         at_meas_runner *runner;
-        assert_ok(at_meas_runner_new(&picky_i, &p, &runner));
+        assert_ok(at_fake_picky_runner_new(&p, &runner));
         at_tuner_opts to = {.seed = 7};
         at_tuner *tuner;
         assert_ok(at_tuner_new("random", task, &to, &tuner));

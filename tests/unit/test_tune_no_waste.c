@@ -12,49 +12,12 @@
 #include <cmocka.h>
 
 #include "records/log.h"
+#include "tests/fakes/fake_runner.h"
 #include "tests/fakes/fakes.h"
 #include "tests/support/test_support.h"
 #include "tune/tune.h"
 
-enum { N_TRIAL = 72, MAX_MEASURED = 256 };
-
-typedef struct picky {
-    size_t  n_checked, n_rejected, n_measured;
-    int64_t measured[MAX_MEASURED];
-} picky;
-
-static at_status picky_measure(void *ctx, const at_meas_input *in, size_t n, at_result *res)
-{
-    picky *p = ctx;
-    for (size_t i = 0; i < n; i++) {
-        int64_t idx = at_config_index(in[i].config);
-        if (p->n_measured < MAX_MEASURED) p->measured[p->n_measured] = idx;
-        p->n_measured++;
-        at_result_fini(&res[i]);
-        double cost = at_fake_cost_s(in[i].task, idx);
-        assert_ok(at_result_set_costs(&res[i], &cost, 1));
-        res[i].timestamp = 1.0;
-    }
-    return AT_OK;
-}
-
-static size_t picky_batch(void *ctx)
-{
-    (void)ctx;
-    return 8;
-}
-
-static at_status picky_check(void *ctx, const at_ir_program *prog)
-{
-    picky *p = ctx;
-    (void)prog;
-    if (p->n_checked++ % 2 == 0) return AT_OK;
-    p->n_rejected++;
-    return AT_FAIL(AT_EINVAL, "Skipped because of invalid gpu kernel: picky");
-}
-
-static const at_meas_runner_i picky_i = {.name = "picky", .measure = picky_measure, .batch_size = picky_batch,
-                                         .check = picky_check};
+enum { N_TRIAL = 72 };
 
 static void every_tuner_should_send_only_configs_that_instantiate(void **state)
 {
@@ -67,9 +30,9 @@ static void every_tuner_should_send_only_configs_that_instantiate(void **state)
     assert_true(n_kinds >= 15);
     for (size_t kind = 0; kind < n_kinds; kind++) {
         const char *name = at_tuner_kind_at(kind)->name;
-        picky p = {0};
+        at_fake_picky p = {.batch = 8, .fake_costs = true};
         at_meas_runner *runner;
-        assert_ok(at_meas_runner_new(&picky_i, &p, &runner));
+        assert_ok(at_fake_picky_runner_new(&p, &runner));
         /* a short annealing: what is checked here is where proposals go, not how good they are */
         at_tuner_opts to = {.seed = 7, .sa_n_iter = 20, .sa_parallel_size = 16};
         at_tuner *tuner;
