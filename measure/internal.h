@@ -16,7 +16,7 @@ typedef enum at_meas_msg_type {
     AT_MSG_HELLO = 1, /* w->p: u32 ok, u32 status; ok ? at_ocl_device_info bytes : str error */
     AT_MSG_BUILD,     /* p->w: u64 job, str template, u32 target, str args JSON, str config JSON */
     AT_MSG_STAGE,     /* w->p: u64 job, u32 stage (AT_STAGE_*) */
-    AT_MSG_BUILT,     /* w->p: u64 job, u32 err, str msg, f64 x5 times, u32 compiled */
+    AT_MSG_BUILT,     /* w->p: u64 job, u32 err, str msg, f64 x5 times, u32 compiled, u32 kernels built */
     AT_MSG_RUN,       /* p->w: u64 job */
     AT_MSG_RAN,       /* w->p: u64 job, u32 err, str msg, u32 n, f64 costs[n], f64 run_s, f64 check_s */
     AT_MSG_QUIT,      /* p->w */
@@ -141,6 +141,7 @@ struct at_meas_wk {
     const at_meas_wk_ops  *ops;
     at_meas_wk_task        ts;
     at_meas_wk_art         art;
+    uint32_t               kernels_built; /* set by the compile hook: device kernels it built */
     at_strbuf              tx;
     unsigned char         *rx;
     size_t                 rx_cap;

@@ -66,6 +66,8 @@ typedef struct at_meas_times {
     double run_s;          /* warm-up + timed rounds, wall time around the device work */
     double check_s;        /* output read-back and comparison */
     bool   compiled;       /* clBuildProgram was called for this trial */
+    unsigned kernels_built; /* kernels in the program built (preparation kernels are left out
+                               while tuning: TVM feeds their outputs as inputs) */
 } at_meas_times;
 
 /* Timings of the previous at_meas_ocl_measure call, one per input (borrowed until the next call). */

@@ -247,6 +247,7 @@ static void on_frame(at_meas_ocl *m, wk *w, uint32_t type, at_meas_reader *r)
         bool compiled = at_meas_get_u32(r) != 0;
         if (compiled && !s->times->compiled) m->stats.n_compiles++; /* a failed compile */
         s->times->compiled = compiled;
+        s->times->kernels_built = at_meas_get_u32(r);
         if (!r->bad) {
             if (err != AT_MEAS_OK) {
                 finish(s, err, msg, now - s->t_dispatch, false);

@@ -168,6 +168,7 @@ static void build(at_meas_wk *w, uint64_t job, const char *name, uint32_t target
         t3 = at_clock_mono_s();
         t_codegen = t3 - t2;
     }
+    w->kernels_built = 0;
     if (oc.err == AT_MEAS_OK) {
         compiled = true;
         w->ops->compile(w, &oc);
@@ -194,6 +195,7 @@ static void build(at_meas_wk *w, uint64_t job, const char *name, uint32_t target
     at_meas_put_f64(&w->tx, t4 - t3);
     at_meas_put_f64(&w->tx, t5 - t4);
     at_meas_put_u32(&w->tx, compiled);
+    at_meas_put_u32(&w->tx, w->kernels_built);
     send_frame(w);
 }
 

@@ -19,6 +19,54 @@
 
 enum { FRESH, REPLAYED, INVALID }; /* what one proposal of a batch is */
 
+/* The proposals of one batch, in the order the tuner made them: a batch asks the tuner again
+ * until it holds n_parallel configs to measure, so it may hold more proposals than that. */
+typedef struct proposals {
+    int64_t       *idx;
+    at_config    **configs;
+    at_result     *results; /* proposal order; what the tuner is updated with */
+    size_t        *replay;  /* index into o->measured, or SIZE_MAX */
+    unsigned char *kind;
+    size_t         n, cap;
+} proposals;
+
+static at_status proposals_reserve(proposals *p, size_t n)
+{
+    if (n <= p->cap) return AT_OK;
+    size_t cap = p->cap ? p->cap : 8;
+    while (cap < n) cap *= 2;
+    int64_t *idx = at_realloc(p->idx, cap * sizeof *idx);
+    if (idx) p->idx = idx;
+    at_config **configs = at_realloc(p->configs, cap * sizeof *configs);
+    if (configs) p->configs = configs;
+    at_result *results = at_realloc(p->results, cap * sizeof *results);
+    if (results) p->results = results;
+    size_t *replay = at_realloc(p->replay, cap * sizeof *replay);
+    if (replay) p->replay = replay;
+    unsigned char *kind = at_realloc(p->kind, cap);
+    if (kind) p->kind = kind;
+    if (!idx || !configs || !results || !replay || !kind) return AT_OOM();
+    for (size_t k = p->cap; k < cap; k++) {
+        p->configs[k] = NULL;
+        at_result_init(&p->results[k]);
+    }
+    p->cap = cap;
+    return AT_OK;
+}
+
+static void proposals_fini(proposals *p)
+{
+    for (size_t k = 0; k < p->cap; k++) {
+        at_config_free(p->configs[k]);
+        at_result_fini(&p->results[k]);
+    }
+    at_free(p->idx);
+    at_free(p->configs);
+    at_free(p->results);
+    at_free(p->replay);
+    at_free(p->kind);
+}
+
 /* Does config c of task instantiate (the template's schedule accepts it, and the runner's device
  * limits: at_meas_runner_check)? When it does not, *r
  * becomes the INSTANTIATION_ERROR result a builder would have returned, without a builder: such a
@@ -91,13 +139,9 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     const char *target = o->target_str ? o->target_str : "opencl";
     const char *name = at_task_template(task)->name;
 
-    int64_t *idx = at_malloc(batch * sizeof *idx);
-    at_config **configs = at_calloc(batch, sizeof *configs);
+    proposals pr = {0};
     at_meas_input *inputs = at_calloc(batch, sizeof *inputs);
-    at_result *results = at_calloc(batch, sizeof *results);
     at_result *fresh = at_calloc(batch, sizeof *fresh);
-    size_t *replay = at_malloc(batch * sizeof *replay);
-    unsigned char *kind = at_malloc(batch);
     size_t invalid_in_a_row = 0;
     char *first_error = NULL;
     at_strbuf args;
@@ -105,11 +149,9 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     at_strbuf_putc(&args, '[');
     at_op_args_write_json(at_task_args(task), &args);
     at_strbuf_putc(&args, ']');
-    at_status st = idx && configs && inputs && results && fresh && replay && kind ? at_strbuf_status(&args) : AT_OOM();
-    for (size_t k = 0; results && fresh && k < batch; k++) {
-        at_result_init(&results[k]);
-        at_result_init(&fresh[k]);
-    }
+    at_status st = inputs && fresh ? at_strbuf_status(&args) : AT_OOM();
+    if (st == AT_OK) st = proposals_reserve(&pr, batch);
+    for (size_t k = 0; fresh && k < batch; k++) at_result_init(&fresh[k]);
 
     at_tune_progress prog = {.total = o->n_trial};
     size_t i = 0, error_ct = 0;
@@ -145,47 +187,60 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
         out->early_stopped = true; /* the interrupted run would have stopped here */
     }
     while (st == AT_OK && !out->early_stopped && i < o->n_trial && at_tuner_has_next(tuner)) {
-        size_t want = o->n_trial - i < batch ? o->n_trial - i : batch, got = 0;
-        double p0 = at_clock_mono_s();
-        st = at_tuner_next_batch(tuner, want, idx, &got);
-        out->tuner_s += at_clock_mono_s() - p0;
-        if (st != AT_OK || got == 0) break;
-        size_t n_new = 0;
-        for (size_t k = 0; k < got && st == AT_OK; k++) {
-            st = at_task_config(task, idx[k], &configs[k]);
-            replay[k] = SIZE_MAX;
-            kind[k] = FRESH;
-            for (size_t j = 0; j < o->n_measured; j++)
-                if (o->measured[j] == idx[k]) replay[k] = j;
-            if (replay[k] != SIZE_MAX)
-                kind[k] = REPLAYED;
-            else if (st == AT_OK && !o->measure_invalid && !instantiates(task, configs[k], runner, &results[k], &st))
-                kind[k] = INVALID;
-            if (kind[k] == FRESH) inputs[n_new++] = (at_meas_input){task, configs[k]};
+        size_t want = o->n_trial - i < batch ? o->n_trial - i : batch, got = 0, n_new = 0;
+        /* Ask again until the batch holds `want` configs to measure: a proposal that cannot
+         * instantiate (or was measured before) takes no builder slot, and a batch short of
+         * n_parallel leaves a builder idle and costs one more build-run-cooldown round (issue 18:
+         * 14 of 39 batches held one config on PoCL). The tuner still hears of every proposal,
+         * in the order it made them, once the batch is measured. */
+        while (st == AT_OK && n_new < want && at_tuner_has_next(tuner) && invalid_in_a_row <= MAX_INVALID_IN_A_ROW) {
+            size_t g = 0;
+            st = proposals_reserve(&pr, got + want - n_new);
+            double p0 = at_clock_mono_s();
+            if (st == AT_OK) st = at_tuner_next_batch(tuner, want - n_new, pr.idx + got, &g);
+            out->tuner_s += at_clock_mono_s() - p0;
+            if (st != AT_OK || g == 0) break;
+            for (size_t k = got; k < got + g && st == AT_OK; k++) {
+                st = at_task_config(task, pr.idx[k], &pr.configs[k]);
+                pr.replay[k] = SIZE_MAX;
+                pr.kind[k] = FRESH;
+                for (size_t j = 0; j < o->n_measured; j++)
+                    if (o->measured[j] == pr.idx[k]) pr.replay[k] = j;
+                if (pr.replay[k] != SIZE_MAX)
+                    pr.kind[k] = REPLAYED;
+                else if (st == AT_OK && !o->measure_invalid &&
+                         !instantiates(task, pr.configs[k], runner, &pr.results[k], &st))
+                    pr.kind[k] = INVALID;
+                if (pr.kind[k] == INVALID)
+                    invalid_in_a_row++;
+                else
+                    invalid_in_a_row = 0;
+                if (pr.kind[k] == FRESH) inputs[n_new++] = (at_meas_input){task, pr.configs[k]};
+            }
+            got += g;
         }
-        if (st == AT_OK && n_new) {
+        if (st != AT_OK || got == 0) break;
+        if (n_new) {
             double m0 = at_clock_mono_s();
             st = at_meas_runner_measure(runner, inputs, n_new, fresh);
             out->measure_s += at_clock_mono_s() - m0;
         }
         for (size_t k = 0, m = 0; k < got && st == AT_OK; k++) {
-            if (kind[k] == FRESH) st = at_result_copy(&results[k], &fresh[m++]);
-            if (kind[k] == REPLAYED) st = at_result_copy(&results[k], &o->measured_results[replay[k]]);
+            if (pr.kind[k] == FRESH) st = at_result_copy(&pr.results[k], &fresh[m++]);
+            if (pr.kind[k] == REPLAYED) st = at_result_copy(&pr.results[k], &o->measured_results[pr.replay[k]]);
         }
         double current = 0;
         size_t t = i; /* trial number of the next fresh result */
         for (size_t k = 0; k < got && st == AT_OK; k++) {
-            if (kind[k] == INVALID) {
+            if (pr.kind[k] == INVALID) {
                 out->n_invalid++;
-                invalid_in_a_row++;
                 continue; /* no trial: the tuner alone hears of it */
             }
-            invalid_in_a_row = 0;
-            if (kind[k] == REPLAYED) {
+            if (pr.kind[k] == REPLAYED) {
                 out->n_replayed++;
                 continue; /* counted, logged and scored when it was measured */
             }
-            const at_result *r = &results[k];
+            const at_result *r = &pr.results[k];
             double flops = at_tuner_result_flops(task, r);
             if (r->err == AT_MEAS_OK) {
                 error_ct = 0;
@@ -203,13 +258,13 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
             if (flops > out->best_flops) {
                 out->best_flops = flops;
                 out->best_cost_s = at_result_mean_cost(r);
-                out->best_index = idx[k];
+                out->best_index = pr.idx[k];
                 out->best_iter = t;
             }
-            log_trial(++t, flops, out->best_flops, r, configs[k]);
+            log_trial(++t, flops, out->best_flops, r, pr.configs[k]);
             if (o->log) {
                 at_rec rec;
-                st = at_rec_make(target, name, at_strbuf_cstr(&args), configs[k], r, &rec);
+                st = at_rec_make(target, name, at_strbuf_cstr(&args), pr.configs[k], r, &rec);
                 if (st == AT_OK) {
                     st = at_rec_appender_write(o->log, &rec);
                     at_rec_fini(&rec);
@@ -220,12 +275,12 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
             i += n_new;
             out->n_trials = i;
             double u0 = at_clock_mono_s();
-            st = at_tuner_update(tuner, idx, results, got);
+            st = at_tuner_update(tuner, pr.idx, pr.results, got);
             out->tuner_s += at_clock_mono_s() - u0;
         }
         for (size_t k = 0; k < got; k++) {
-            at_config_free(configs[k]);
-            configs[k] = NULL;
+            at_config_free(pr.configs[k]);
+            pr.configs[k] = NULL;
         }
         if (st != AT_OK) break;
         prog.done = i;
@@ -254,19 +309,12 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     if (st == AT_OK && i > 0 && out->n_errors == i)
         at_log(AT_LOG_WARN, "Could not find any valid schedule for task %s; first error: %s", name,
                first_error ? first_error : "");
-    for (size_t k = 0; results && fresh && k < batch; k++) {
-        at_result_fini(&results[k]);
-        at_result_fini(&fresh[k]);
-    }
-    at_free(replay);
-    at_free(kind);
+    for (size_t k = 0; fresh && k < batch; k++) at_result_fini(&fresh[k]);
+    proposals_fini(&pr);
     at_free(fresh);
     at_free(first_error);
     at_strbuf_fini(&args);
-    at_free(results);
     at_free(inputs);
-    at_free(configs);
-    at_free(idx);
     return st;
 }
 

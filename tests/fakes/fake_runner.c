@@ -54,6 +54,7 @@ at_status at_fake_runner_new(size_t batch, const at_fake_failure *fails, size_t 
 static at_status picky_measure(void *ctx, const at_meas_input *in, size_t n, at_result *res)
 {
     at_fake_picky *p = ctx;
+    if (p->n_calls++ == 0 || n < p->smallest_call) p->smallest_call = n;
     for (size_t i = 0; i < n; i++) {
         int64_t idx = at_config_index(in[i].config);
         if (p->n_measured < AT_FAKE_PICKY_MAX) p->measured[p->n_measured] = idx;

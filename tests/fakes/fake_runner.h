@@ -24,6 +24,7 @@ typedef struct at_fake_picky {
     size_t  batch;      /* configs per measure call (TVM's n_parallel) */
     bool    fake_costs;
     size_t  n_checked, n_rejected, n_measured;
+    size_t  n_calls, smallest_call; /* measure calls, and the fewest configs one of them got */
     int64_t measured[AT_FAKE_PICKY_MAX]; /* the first configs measured, in order */
 } at_fake_picky;
 

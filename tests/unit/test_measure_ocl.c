@@ -3,8 +3,8 @@
  * RUN_TIMEOUT and the next trial succeeds, a compile error -> COMPILE_DEVICE with the log, a
  * work-group over the limit -> INSTANTIATION_ERROR without a compile, a worker killed by SIGKILL
  * -> one failed trial), results never landing on the wrong config, build timeouts, a worker
- * killed from outside, the cooldown between runs across calls, and the refusal to fork after this
- * process used OpenCL itself. */
+ * killed from outside, the cooldown between runs across calls, the refusal to fork after this
+ * process used OpenCL itself, and preparation kernels left out of tuning runs. */
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "core/alloc.h"
+#include "core/arena.h"
 #include "measure/ocl.h"
 #include "tests/support/test_measure_support.h"
 #include "tests/support/test_support.h"
@@ -87,10 +88,57 @@ static void matmul_configs_across_the_space_should_run_and_verify(void **state)
     for (size_t i = 0; i < 8; i++) {
         at_test_expect_result(&res[i], AT_MEAS_OK, NULL, i);
         assert_true(times[i].compiled);
+        assert_int_equal(times[i].kernels_built, 1);
         assert_true(times[i].total_s >= times[i].run_s);
         if (i) assert_true(res[i].timestamp >= res[i - 1].timestamp);
         at_result_fini(&res[i]);
     }
+    at_task_free(t);
+}
+
+/* The spatial pack's weight packing is a preparation kernel: TVM tunes with packed weights as an
+ * input, so a tuning run (no correctness check) neither builds nor times it, while a checked
+ * run builds and runs the whole program to compare its output. */
+static void a_tuning_run_should_not_build_preparation_kernels(void **state)
+{
+    (void)state;
+    at_task *t;
+    assert_ok(at_task_create("conv2d_nchw_spatial_pack.mali", AT_TARGET_OPENCL, "1,8,10,10,8,3,3,1,1", &t));
+    int64_t idx = -1;
+    size_t n_kernels = 0, n_prepare = 0;
+    for (int64_t i = 0; idx < 0 && i < at_space_len(at_task_space(t)); i++) {
+        at_config *c;
+        at_arena *arena;
+        const at_ir_program *p;
+        assert_ok(at_task_config(t, i, &c));
+        assert_ok(at_arena_new(0, &arena));
+        if (at_task_instantiate(t, c, arena, &p) == AT_OK) {
+            idx = i;
+            n_kernels = p->n_kernels;
+            for (size_t k = 0; k < p->n_kernels; k++) n_prepare += p->kernels[k].prepare;
+        }
+        at_arena_free(arena);
+        at_config_free(c);
+    }
+    assert_true(idx >= 0);
+    assert_int_equal(n_prepare, 1);
+    at_measure_opts o = opts();
+    o.check_correctness = false;
+    at_meas_ocl *tuning;
+    assert_int_equal(at_test_pool_open(at_meas_ocl_new, &o, &tuning), 0);
+    at_meas_ocl *const pools[2] = {pool, tuning};
+    const size_t expected[2] = {n_kernels, n_kernels - n_prepare};
+    for (size_t k = 0; k < 2; k++) {
+        at_result res;
+        at_test_measure_configs(pools[k], t, &idx, 1, &res);
+        at_test_expect_result(&res, AT_MEAS_OK, NULL, 0);
+        size_t n;
+        const at_meas_times *times = at_meas_ocl_last_times(pools[k], &n);
+        assert_int_equal(n, 1);
+        assert_int_equal(times[0].kernels_built, expected[k]);
+        at_result_fini(&res);
+    }
+    at_meas_ocl_free(tuning);
     at_task_free(t);
 }
 
@@ -285,6 +333,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matmul_configs_across_the_space_should_run_and_verify),
+        cmocka_unit_test(a_tuning_run_should_not_build_preparation_kernels),
         cmocka_unit_test(faults_should_cost_one_trial_each_and_land_on_their_configs),
         cmocka_unit_test(a_worker_killed_from_outside_should_be_replaced),
         cmocka_unit_test(a_slow_build_should_time_out_as_build_timeout),
