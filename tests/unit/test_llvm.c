@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -830,6 +831,28 @@ static void the_pool_should_run_every_iteration_once(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* Workers spin for a while after a loop, then sleep: loops back to back meet spinning workers,
+ * loops after a pause (longer than the spin) must wake sleeping ones, and neither may lose a
+ * loop or run a chunk twice -- also with more threads than the loop has chunks. */
+static void the_pool_should_wake_spinning_and_sleeping_workers(void **state)
+{
+    (void)state;
+    at_llvm_pool *four;
+    assert_ok(at_llvm_pool_new(4, &four));
+    at_llvm_pool *const pools[2] = {pool2, four};
+    static const int64_t ns[] = {2, 3, 100};
+    for (size_t pi = 0; pi < 2; pi++) {
+        for (int loop = 0; loop < 600; loop++) {
+            int64_t n = ns[loop % 3];
+            if (loop % 50 == 49) nanosleep(&(struct timespec){0, 2000000L}, NULL); /* past the spin: asleep */
+            counter c = {{0}};
+            at_llvm_parallel_for(pools[pi], count_range, &c, n);
+            for (int64_t i = 0; i < 100; i++) assert_int_equal(c.hits[i], i < n ? 1 : 0);
+        }
+    }
+    at_llvm_pool_free(four);
+}
+
 #ifndef AT_LLVM_SWEEP
 #define AT_LLVM_SWEEP 0
 #endif
@@ -846,6 +869,7 @@ int main(void)
         cmocka_unit_test(allocation_failures_should_come_back_as_enomem),
         cmocka_unit_test(two_threads_should_compile_and_run_at_once),
         cmocka_unit_test(the_pool_should_run_every_iteration_once),
+        cmocka_unit_test(the_pool_should_wake_spinning_and_sleeping_workers),
     };
     /* test_llvm_sweep (e2e): the O3 compiles of dozens of programs take seconds */
     const struct CMUnitTest sweep_tests[] = {
