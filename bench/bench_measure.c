@@ -131,6 +131,14 @@ static const at_meas_runner_i logging_i = {
     .name = "opencl", .measure = logging_measure, .batch_size = logging_batch, .check = logging_check,
 };
 
+/* A new PoCL kernel cache directory from the mkdtemp template dir (a cold cache per run). */
+static bool fresh_dir(char *dir)
+{
+    if (mkdtemp(dir)) return true;
+    fprintf(stderr, "bench_measure: mkdtemp: %s\n", strerror(errno));
+    return false;
+}
+
 /* One run's sums (seconds) and medians (ms). */
 enum { F_WALL, F_TPS, F_CALLS, F_SHORT, F_START, F_HOST, F_BUILD, F_BARRIER, F_RUNS, F_KERNEL, F_COOL, F_OTHER, F_PREP, F_INST, F_CODEGEN,
        F_COMPILE, F_LAUNCH, F_TIMED, F_CHECK, F_MED_COMPILE, F_MED_LAUNCH, F_MED_TIMED, F_COUNT };
@@ -176,8 +184,7 @@ static int template_mode(const tmode *tm)
     int rc = 0, runs = tm->runs > 64 ? 64 : tm->runs;
     for (int r = 0; r < runs && rc == 0; r++) {
         char dir[] = "/tmp/autotvm_bench_XXXXXX";
-        if (!mkdtemp(dir)) {
-            fprintf(stderr, "bench_measure: mkdtemp: %s\n", strerror(errno));
+        if (!fresh_dir(dir)) {
             rc = 1;
             break;
         }
@@ -359,8 +366,7 @@ int main(int argc, char **argv)
         char devname[300] = "";
         for (int r = 0; r < n_runs && rc == 0; r++) {
             char dir[] = "/tmp/autotvm_bench_XXXXXX";
-            if (!mkdtemp(dir)) {
-                fprintf(stderr, "bench_measure: mkdtemp: %s\n", strerror(errno));
+            if (!fresh_dir(dir)) {
                 rc = 1;
                 break;
             }

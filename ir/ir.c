@@ -97,6 +97,24 @@ size_t at_ir_program_n_params(const at_ir_program *p)
     return n;
 }
 
+bool at_ir_stmt_stores_to(const at_ir_stmt *s, const at_ir_buffer *b)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case AT_IR_FOR: return at_ir_stmt_stores_to(s->u.loop.body, b);
+    case AT_IR_STORE: return s->u.store.buf == b;
+    case AT_IR_SEQ:
+        for (size_t i = 0; i < s->u.seq.n; i++)
+            if (at_ir_stmt_stores_to(s->u.seq.items[i], b)) return true;
+        return false;
+    case AT_IR_IF: return at_ir_stmt_stores_to(s->u.if_.then_s, b) || at_ir_stmt_stores_to(s->u.if_.else_s, b);
+    case AT_IR_LET: return at_ir_stmt_stores_to(s->u.let.body, b);
+    case AT_IR_BARRIER:
+    case AT_IR_STMT_KIND_COUNT: return false;
+    }
+    return false;
+}
+
 /* ---- builder state -------------------------------------------------------------------------- */
 
 typedef struct ptr_list {

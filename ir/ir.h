@@ -208,6 +208,9 @@ typedef struct at_ir_program {
 /* Number of program buffers that are inputs or outputs (the signature), in order. */
 size_t at_ir_program_n_params(const at_ir_program *p);
 
+/* Does statement s (NULL: no) store into buffer b anywhere? */
+bool at_ir_stmt_stores_to(const at_ir_stmt *s, const at_ir_buffer *b);
+
 /* ---- builder -------------------------------------------------------------------------------- */
 
 /* The builder a template schedules through: a program under construction in an arena. */

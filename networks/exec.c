@@ -318,30 +318,12 @@ static prepared *cached(at_net_exec *e, const prog_key *key)
     return NULL;
 }
 
-static bool stmt_stores_to(const at_ir_stmt *st, const at_ir_buffer *b)
-{
-    if (!st) return false;
-    switch (st->kind) {
-    case AT_IR_FOR: return stmt_stores_to(st->u.loop.body, b);
-    case AT_IR_STORE: return st->u.store.buf == b;
-    case AT_IR_SEQ:
-        for (size_t i = 0; i < st->u.seq.n; i++)
-            if (stmt_stores_to(st->u.seq.items[i], b)) return true;
-        return false;
-    case AT_IR_IF: return stmt_stores_to(st->u.if_.then_s, b) || stmt_stores_to(st->u.if_.else_s, b);
-    case AT_IR_LET: return stmt_stores_to(st->u.let.body, b);
-    case AT_IR_BARRIER:
-    case AT_IR_STMT_KIND_COUNT: return false;
-    }
-    return false;
-}
-
 /* Does a preparation kernel of p write b? Such a temporary holds packed weights from the first
  * run on, so it must be the launch site's own. */
 static bool prepared_by(const at_ir_program *p, const at_ir_buffer *b)
 {
     for (size_t k = 0; k < p->n_kernels; k++)
-        if (p->kernels[k].prepare && stmt_stores_to(p->kernels[k].body, b)) return true;
+        if (p->kernels[k].prepare && at_ir_stmt_stores_to(p->kernels[k].body, b)) return true;
     return false;
 }
 

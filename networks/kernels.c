@@ -61,11 +61,13 @@ at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_aff
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, a->total, AT_IR_OUTPUT);
     const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
     E at = at_ir_mul(s, at_ir_v(s, i), i32(s, lanes));
-    E c = at_net_affine_channel(s, a, at);
-    if (blocked && l > 1) { /* the same channel, spelled so the verifier's bounds see lanes stay in the block */
+    E c;
+    if (blocked && l > 1) { /* at_net_affine_channel's channel, spelled so the verifier's bounds see lanes stay in the block */
         E iv = at_ir_v(s, i);
         E blk = at_ir_mod(s, at_ir_div(s, iv, i32(s, a->inner * a->block / lanes)), i32(s, a->channels / a->block));
         c = at_ir_add(s, at_ir_mul(s, blk, i32(s, a->block)), at_ir_mul(s, at_ir_mod(s, iv, i32(s, a->block / lanes)), i32(s, lanes)));
+    } else {
+        c = at_net_affine_channel(s, a, at);
     }
     E v = at_ir_load(s, x, at, l);
     if (scale) {

@@ -27,7 +27,7 @@ typedef struct proposals {
     at_result     *results; /* proposal order; what the tuner is updated with */
     size_t        *replay;  /* index into o->measured, or SIZE_MAX */
     unsigned char *kind;
-    size_t         n, cap;
+    size_t         cap;
 } proposals;
 
 static at_status proposals_reserve(proposals *p, size_t n)
