@@ -8,7 +8,7 @@
  * same tune loop, tuner, pool and default measure options: TVM's LocalRunner, number 4, repeat 3,
  * min_repeat_ms 0, cooldown 0.1 s, builders = cores), a cold kernel cache per run, and where each
  * run's wall time went: pool start, the tuner's process, build phases (instantiate, codegen,
- * clBuildProgram, first launch = PoCL's code generation, waiting at the chunk's barrier), runs,
+ * clBuildProgram, first launch = PoCL's code generation, a built program waiting for its run), runs,
  * cooldown.
  *
  * usage: bench_measure [--device SPEC] [--args N,L,M] [--configs K] [--runs R] [--workers 1,2]
@@ -150,8 +150,8 @@ static const char *const field_name[F_COUNT] = {
     [F_SHORT] = "  of which with fewer inputs than workers",
     [F_START] = "pool start: fork + PoCL init (s)",
     [F_HOST] = "tuner's process between measure calls (s)",
-    [F_BUILD] = "build phases, wall (s)",
-    [F_BARRIER] = "  builds waiting at the chunk barrier (worker s)",
+    [F_BUILD] = "builds with no run going, wall (s)",
+    [F_BARRIER] = "  built programs waiting for their run (worker s)",
     [F_RUNS] = "runs, wall: RUN sent to result (s)",
     [F_KERNEL] = "  kernels on the device: (1 + number x repeat) x mean cost (s)",
     [F_COOL] = "cooldown slept before a run (s)",

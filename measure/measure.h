@@ -61,6 +61,10 @@ typedef struct at_meas_runner_i {
     at_status (*measure)(void *ctx, const at_meas_input *inputs, size_t n, at_result *results);
     /* (optional) how many inputs one call measures best (defaults to 1); TVM's n_parallel. */
     size_t (*batch_size)(void *ctx);
+    /* (optional) how many inputs one call measures best when they are known ahead (a tuner
+     * whose proposals ignore the results): more than batch_size where builds go on while
+     * programs run, so only the call's last build finishes alone (defaults to batch_size). */
+    size_t (*batch_ahead)(void *ctx);
     /* (optional) releases ctx (defaults to nothing). */
     void (*free)(void *ctx);
     /* (optional) the builders' verdict on an instantiated program without building it: AT_EINVAL
@@ -77,6 +81,7 @@ at_status at_meas_runner_new(const at_meas_runner_i *i, void *ctx, at_meas_runne
 void      at_meas_runner_free(at_meas_runner *r);
 at_status at_meas_runner_measure(at_meas_runner *r, const at_meas_input *inputs, size_t n, at_result *results);
 size_t    at_meas_runner_batch_size(const at_meas_runner *r);
+size_t    at_meas_runner_batch_ahead(const at_meas_runner *r);
 /* The implementation's check of an instantiated program (at_meas_runner_i.check); AT_OK without one. */
 at_status at_meas_runner_check(const at_meas_runner *r, const at_ir_program *p);
 const char *at_meas_runner_name(const at_meas_runner *r);

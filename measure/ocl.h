@@ -80,9 +80,10 @@ typedef struct at_meas_ocl_stats {
     size_t n_worker_starts; /* forks, the initial ones included */
     size_t n_worker_losses; /* workers killed by a timeout or found dead */
     double measure_s;       /* inside at_meas_ocl_measure */
-    double build_phase_s;   /* chunks' build phases: first dispatch until every build is done */
-    double barrier_s;       /* summed per built trial: its finished build waiting for the chunk's
-                               slowest one (worker time, not wall time) */
+    double build_phase_s;   /* waiting on builds (or on a cooldown while builds go on), no run going */
+    double barrier_s;       /* summed per built trial: its finished build waiting for its run
+                               (worker time, not wall time) */
+    size_t n_pauses;        /* builds paused (SIGSTOP) while another input's program ran */
     double run_phase_s;     /* runs: RUN sent until RAN received */
     double cooldown_s;      /* sleeping out the cooldown before a run */
 } at_meas_ocl_stats;

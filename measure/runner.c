@@ -39,6 +39,11 @@ size_t at_meas_runner_batch_size(const at_meas_runner *r)
     return r->i->batch_size ? r->i->batch_size(r->ctx) : 1;
 }
 
+size_t at_meas_runner_batch_ahead(const at_meas_runner *r)
+{
+    return r->i->batch_ahead ? r->i->batch_ahead(r->ctx) : at_meas_runner_batch_size(r);
+}
+
 at_status at_meas_runner_check(const at_meas_runner *r, const at_ir_program *p)
 {
     return r->i->check ? r->i->check(r->ctx, p) : AT_OK;

@@ -135,6 +135,10 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     double t0 = clock(o->clock_ctx);
     size_t batch = o->batch_size ? o->batch_size : at_meas_runner_batch_size(runner);
     if (batch == 0) batch = 1;
+    /* a tuner that does not learn loses nothing by proposing ahead, so it gets the runner's
+     * longer batch (builds overlapping runs) -- unless early stopping, which TVM checks after
+     * every n_parallel trials, is on */
+    if (!o->batch_size && !o->early_stopping && at_tuner_ignores_results(tuner)) batch = at_meas_runner_batch_ahead(runner);
     size_t early = o->early_stopping ? o->early_stopping : SIZE_MAX;
     const char *target = o->target_str ? o->target_str : "opencl";
     const char *name = at_task_template(task)->name;

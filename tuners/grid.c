@@ -61,7 +61,8 @@ static void free_ctx(void *ctx)
     at_free(g);
 }
 
-static const at_tuner_i grid_i = {.next_batch = next_batch, .update = update, .has_next = has_next, .free = free_ctx};
+static const at_tuner_i grid_i = {
+    .next_batch = next_batch, .update = update, .has_next = has_next, .free = free_ctx, .ignores_results = true};
 
 at_status at_tuner_grid_new(const at_task *task, const at_tuner_opts *o, void **ctx, const at_tuner_i **vt)
 {

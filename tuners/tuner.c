@@ -129,6 +129,11 @@ const char *at_tuner_name(const at_tuner *t)
     return t->name;
 }
 
+bool at_tuner_ignores_results(const at_tuner *t)
+{
+    return t->i->ignores_results;
+}
+
 bool at_tuner_has_next(at_tuner *t)
 {
     return t->i->has_next(t->ctx);

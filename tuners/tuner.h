@@ -111,6 +111,9 @@ typedef struct at_tuner_i {
     at_status (*load_history)(void *ctx, const at_tuner_record *recs, size_t n, size_t *n_used);
     /* (optional) releases ctx (defaults to nothing). */
     void (*free)(void *ctx);
+    /* What it proposes does not depend on the results (TVM's random and grid search): the tune
+     * loop may then measure larger batches than n_parallel. */
+    bool ignores_results;
 } at_tuner_i;
 
 typedef struct at_tuner at_tuner;
@@ -136,6 +139,8 @@ const char *at_tuner_name(const at_tuner *t);
 
 /* Whether the tuner can propose more indexes (false once the space or range is exhausted). */
 bool at_tuner_has_next(at_tuner *t);
+/* Whether its proposals are independent of the results it is updated with (at_tuner_i). */
+bool at_tuner_ignores_results(const at_tuner *t);
 
 /* Up to n new indexes into out[n]; *n_out says how many: fewer than n when the space is nearly
  * exhausted or (ga) the generation ends, 0 only when has_next is false. Returns AT_OK or

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "core/alloc.h"
+#include "core/clock.h"
 #include "measure/cpu.h"
 #include "measure/rpc_handler.h"
 #include "measure/rpc_proto.h"
@@ -146,6 +147,36 @@ static void faults_should_cost_one_trial_each_and_land_on_their_configs(void **s
     assert_int_equal(after.n_trials - before.n_trials, 7);
     for (size_t i = 0; i < 7; i++) at_result_fini(&res[i]);
     at_task_free(t);
+}
+
+/* A build goes on between runs and is paused during them, its deadline with it: the first input
+ * runs forever (a 2 s run timeout) while the second's build, which never ends, is paused; the run's
+ * timeout must end the wait (no other worker is left to hear from), and the build then times out
+ * 3 s of building later, not 3 s after it started. The third input runs on a fresh worker. */
+static void a_paused_build_should_keep_its_time_and_a_run_timeout_should_end_the_wait(void **state)
+{
+    (void)state;
+    at_measure_opts o = opts();
+    o.build_timeout_ms = 3000;
+    at_meas_ocl *m;
+    assert_ok(at_meas_cpu_new(&o, &m));
+    at_task *t = fault_task(16);
+    const int64_t idx[3] = {AT_FAULT_FOREVER, AT_FAULT_SLOW_BUILD, AT_FAULT_OK};
+    at_meas_ocl_stats s;
+    at_result res[3];
+    double t0 = at_clock_mono_s();
+    at_test_measure_configs(m, t, idx, 3, res);
+    double took = at_clock_mono_s() - t0;
+    at_meas_ocl_stats_get(m, &s);
+    at_test_expect_result(&res[0], AT_MEAS_RUN_TIMEOUT, "exceeded the 2 s timeout", 0);
+    at_test_expect_result(&res[1], AT_MEAS_BUILD_TIMEOUT, "build exceeded the 3 s timeout", 1);
+    at_test_expect_result(&res[2], AT_MEAS_OK, NULL, 2);
+    assert_true(s.n_pauses >= 1);
+    /* the forever run (2 s) and then the rest of the paused build's 3 s */
+    assert_true(took >= 2.0 + 3.0 - 0.2);
+    for (size_t i = 0; i < 3; i++) at_result_fini(&res[i]);
+    at_task_free(t);
+    at_meas_ocl_free(m);
 }
 
 static void a_kernel_that_segfaults_should_cost_one_trial_and_the_next_should_run(void **state)
@@ -371,6 +402,7 @@ int main(void)
         cmocka_unit_test(matmul_configs_across_the_space_should_run_and_verify),
         cmocka_unit_test(faults_should_cost_one_trial_each_and_land_on_their_configs),
         cmocka_unit_test(a_kernel_that_segfaults_should_cost_one_trial_and_the_next_should_run),
+        cmocka_unit_test(a_paused_build_should_keep_its_time_and_a_run_timeout_should_end_the_wait),
         cmocka_unit_test(the_thread_count_should_follow_the_option_and_default_to_the_cores),
         cmocka_unit_test(cache_flush_should_keep_results_right),
         cmocka_unit_test(the_runner_should_refuse_other_families),

@@ -250,6 +250,7 @@ static void the_runner_interface_should_measure_through_the_pool(void **state)
     assert_ok(at_meas_ocl_runner_new(&o, &r));
     assert_string_equal(at_meas_runner_name(r), "opencl");
     assert_int_equal(at_meas_runner_batch_size(r), 1);
+    assert_int_equal(at_meas_runner_batch_ahead(r), 64); /* inputs known ahead: builds overlap runs */
     assert_non_null(at_meas_ocl_of(r));
     assert_true(at_meas_ocl_device(at_meas_ocl_of(r))->max_work_group_size >= 1);
     at_task *t, *other;
@@ -293,11 +294,15 @@ static void the_cooldown_should_separate_runs_across_measure_calls(void **state)
     at_result a[2], b[2];
     at_test_measure_configs(m, t, idx, 2, a);
     at_test_measure_configs(m, t, idx, 2, b);
-    const at_result *seq[4] = {&a[0], &a[1], &b[0], &b[1]};
-    for (size_t i = 0; i < 4; i++) {
-        at_test_expect_result(seq[i], AT_MEAS_OK, NULL, i);
-        if (i) assert_true(seq[i]->timestamp - seq[i - 1]->timestamp >= 1.0 - 1e-3);
-    }
+    /* a call runs its programs as they are built, so a[1] may run before a[0] */
+    double ts[4] = {a[0].timestamp, a[1].timestamp, b[0].timestamp, b[1].timestamp};
+    at_test_expect_result(&a[0], AT_MEAS_OK, NULL, 0);
+    at_test_expect_result(&a[1], AT_MEAS_OK, NULL, 1);
+    at_test_expect_result(&b[0], AT_MEAS_OK, NULL, 2);
+    at_test_expect_result(&b[1], AT_MEAS_OK, NULL, 3);
+    assert_true(fmax(a[0].timestamp, a[1].timestamp) < fmin(b[0].timestamp, b[1].timestamp)); /* call after call */
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < i; j++) assert_true(fabs(ts[i] - ts[j]) >= 1.0 - 1e-3);
     at_meas_ocl_stats s;
     at_meas_ocl_stats_get(m, &s);
     assert_int_equal(s.n_trials, 4);
@@ -309,6 +314,41 @@ static void the_cooldown_should_separate_runs_across_measure_calls(void **state)
     }
     at_task_free(t);
     at_meas_ocl_free(m);
+}
+
+/* A worker builds its next input while other programs run, and is paused (SIGSTOP) during each
+ * run: with 2 workers and 6 inputs, the worker that ran the first program takes the third input
+ * at once and is paused while the second runs. Every result lands on its input, and the runner
+ * asks for longer calls when the inputs are known ahead. */
+static void builds_should_go_on_between_runs_and_pause_during_them(void **state)
+{
+    (void)state;
+    at_meas_ocl_stats before, after;
+    at_meas_ocl_stats_get(pool, &before);
+    at_task *t;
+    assert_ok(at_task_create("testing/matmul", AT_TARGET_OPENCL, "24,16,32", &t));
+    const int64_t idx[6] = {0, 5, 9, 14, 20, 27};
+    at_result res[6];
+    at_test_measure_configs(pool, t, idx, 6, res);
+    for (size_t i = 0; i < 6; i++) {
+        at_test_expect_result(&res[i], AT_MEAS_OK, NULL, i);
+        at_result_fini(&res[i]);
+    }
+    at_meas_ocl_stats_get(pool, &after);
+    assert_int_equal(after.n_trials - before.n_trials, 6);
+    assert_true(after.n_pauses > before.n_pauses);
+    for (size_t i = 0; i < at_meas_ocl_n_workers(pool); i++) { /* none left stopped */
+        char path[64], stat[512];
+        snprintf(path, sizeof path, "/proc/%ld/stat", at_meas_ocl_worker_pid(pool, i));
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(stat, sizeof stat, f));
+        fclose(f);
+        const char *st = strrchr(stat, ')');
+        assert_non_null(st);
+        assert_true(st[2] != 'T');
+    }
+    at_task_free(t);
 }
 
 /* Last: after this the process has used OpenCL and may not fork workers any more. */
@@ -340,6 +380,7 @@ int main(void)
         cmocka_unit_test(an_unknown_device_should_fail_the_pool),
         cmocka_unit_test(the_runner_interface_should_measure_through_the_pool),
         cmocka_unit_test(the_cooldown_should_separate_runs_across_measure_calls),
+        cmocka_unit_test(builds_should_go_on_between_runs_and_pause_during_them),
         cmocka_unit_test(a_process_that_used_opencl_should_not_start_workers),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
