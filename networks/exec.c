@@ -231,6 +231,9 @@ struct at_net_exec {
     at_arena               *arena;
     void                  **node_buf; /* per node; aliases share */
     bool                   *owns;
+    bool                   *reused;   /* per node: its buffer is shared with others (at_net_exec_share_buffers) */
+    void                  **shared;   /* the shared buffers, owned */
+    size_t                  n_shared, shared_bytes;
     void                  **params;   /* uploaded parameter buffers */
     size_t                  n_params, cap_params;
     void                   *scratch;
@@ -273,7 +276,11 @@ void at_net_exec_free(at_net_exec *e)
         if (e->owns[i] && e->node_buf[i]) e->be->buf_free(e->ctx, e->node_buf[i]);
     for (size_t i = 0; i < e->n_params; i++) e->be->buf_free(e->ctx, e->params[i]);
     if (e->scratch) e->be->buf_free(e->ctx, e->scratch);
-    for (size_t i = 0; i < e->n_copies; i++) e->be->buf_free(e->ctx, e->copies[i].buf);
+    for (size_t i = 0; i < e->n_copies; i++)
+        if (e->copies[i].buf) e->be->buf_free(e->ctx, e->copies[i].buf);
+    for (size_t i = 0; i < e->n_shared; i++) e->be->buf_free(e->ctx, e->shared[i]);
+    at_free(e->shared);
+    at_free(e->reused);
     at_free(e->copies);
     at_free(e->blk);
     at_free(e->progs);
@@ -293,6 +300,18 @@ size_t at_net_exec_n_programs(const at_net_exec *e)
 size_t at_net_exec_n_prepared(const at_net_exec *e)
 {
     return e->n_progs;
+}
+
+size_t at_net_exec_value_bytes(const at_net_exec *e)
+{
+    size_t bytes = e->shared_bytes;
+    for (size_t i = 1; i < at_net_n_nodes(e->net); i++) {
+        const at_net_node *n = at_net_node_at(e->net, i);
+        if (e->owns[i] && n->op != AT_NET_CONSTANT) bytes += (size_t)at_net_node_numel(n) * sizeof(float);
+    }
+    for (size_t c = 0; c < e->n_copies; c++)
+        if (e->copies[c].buf) bytes += (size_t)at_net_node_numel(at_net_node_at(e->net, e->copies[c].node)) * sizeof(float);
+    return bytes;
 }
 
 size_t at_net_exec_n_layout_copies(const at_net_exec *e)
@@ -803,7 +822,8 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
     e->steps = at_calloc(e->cap_steps, sizeof *e->steps);
     e->progs = at_calloc(e->cap_steps, sizeof *e->progs);
     e->blk = at_calloc(nn, sizeof *e->blk);
-    at_status st = e->node_buf && e->owns && e->steps && e->progs && e->blk ? at_arena_new(0, &e->arena) : AT_OOM();
+    e->reused = at_calloc(nn, sizeof *e->reused);
+    at_status st = e->node_buf && e->owns && e->reused && e->steps && e->progs && e->blk ? at_arena_new(0, &e->arena) : AT_OOM();
     if (st == AT_OK) {
         plan_layouts(e);
         st = alloc_buffers(e);
@@ -821,6 +841,85 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
     }
     *out = e;
     return AT_OK;
+}
+
+/* Is b a buffer the storage plan may reuse: a node's own (not the input, a constant or the output,
+ * nor one the output aliases) or a layout copy? Its index among them in *k. */
+static bool reusable(const at_net_exec *e, const void *b, size_t *k)
+{
+    size_t nn = at_net_n_nodes(e->net), out = at_net_output(e->net);
+    if (b == e->node_buf[0] || b == e->node_buf[out]) return false;
+    for (size_t i = 1; i < nn; i++)
+        if (e->node_buf[i] == b && e->owns[i]) {
+            *k = i;
+            return at_net_node_at(e->net, i)->op != AT_NET_CONSTANT;
+        }
+    for (size_t c = 0; c < e->n_copies; c++)
+        if (e->copies[c].buf == b) {
+            *k = nn + c;
+            return true;
+        }
+    return false;
+}
+
+at_status at_net_exec_share_buffers(at_net_exec *e)
+{
+    AT_ASSERT(!e->n_shared);
+    size_t nn = at_net_n_nodes(e->net), nb = nn + e->n_copies;
+    at_net_live *live = at_calloc(nb + 1, sizeof *live);
+    bool *used = at_calloc(nb + 1, sizeof *used);
+    size_t *slot = at_calloc(nb + 1, sizeof *slot), *sel = at_calloc(nb + 1, sizeof *sel);
+    size_t *slot_bytes = NULL, n_slots = 0, n_sel = 0;
+    at_status st = live && used && slot && sel ? AT_OK : AT_OOM();
+    for (size_t s = 0; st == AT_OK && s < e->n_steps; s++)
+        for (size_t a = 0; a < e->steps[s].n_params; a++) {
+            size_t k;
+            if (!reusable(e, e->steps[s].bufs[a], &k)) continue;
+            if (!used[k]) live[k] = (at_net_live){.bytes = (size_t)at_net_node_numel(at_net_node_at(e->net, k < nn ? k : e->copies[k - nn].node)) * sizeof(float), .first = s};
+            used[k] = true;
+            live[k].last = s;
+        }
+    /* the planner sees the used buffers only, in buffer order */
+    for (size_t k = 0; st == AT_OK && k < nb; k++)
+        if (used[k]) live[n_sel++] = live[k];
+    if (st == AT_OK) st = at_net_plan_storage(live, n_sel, slot, &slot_bytes, &n_slots);
+    if (st == AT_OK && !(e->shared = at_calloc(n_slots + 1, sizeof *e->shared))) st = AT_OOM();
+    for (size_t j = 0; st == AT_OK && j < n_slots; j++) {
+        st = e->be->buf_new(e->ctx, slot_bytes[j], &e->shared[j]);
+        if (st == AT_OK) e->n_shared++;
+        if (st == AT_OK) e->shared_bytes += slot_bytes[j];
+    }
+    if (st == AT_OK) {
+        /* each used buffer's slot, by buffer index */
+        for (size_t k = 0, q = 0; k < nb; k++) sel[k] = used[k] ? slot[q++] : SIZE_MAX;
+        for (size_t k = 0; k < nb; k++) {
+            if (!used[k]) continue;
+            void *old = k < nn ? e->node_buf[k] : e->copies[k - nn].buf, *to = e->shared[sel[k]];
+            for (size_t s = 0; s < e->n_steps; s++)
+                for (size_t a = 0; a < e->steps[s].n_params; a++)
+                    if (e->steps[s].bufs[a] == old) e->steps[s].bufs[a] = to;
+            for (size_t i = 1; i < nn; i++)
+                if (e->node_buf[i] == old) {
+                    e->node_buf[i] = to;
+                    e->reused[i] = true;
+                }
+            if (k >= nn) e->copies[k - nn].buf = NULL;
+            else e->owns[k] = false;
+            e->be->buf_free(e->ctx, old);
+        }
+    }
+    if (st == AT_OK && e->seq) {
+        /* the recorded sequence holds the old buffers */
+        e->be->seq_free(e->ctx, e->seq);
+        e->seq = NULL;
+        st = record_sequence(e);
+    }
+    at_free(live);
+    at_free(used);
+    at_free(slot);
+    at_free(sel);
+    at_free(slot_bytes);
+    return st;
 }
 
 at_status at_net_exec_set_input(at_net_exec *e, const float *input)
@@ -879,10 +978,12 @@ at_status at_net_exec_profile(at_net_exec *e, double *node_ms, double *copy_ms)
 at_status at_net_exec_get(at_net_exec *e, size_t node, float *out)
 {
     AT_ASSERT(node < at_net_n_nodes(e->net));
+    const at_net_node *n = at_net_node_at(e->net, node);
+    if (e->reused[node])
+        return AT_FAIL(AT_EINVAL, "node %s: its buffer is shared with later nodes (at_net_exec_share_buffers)", n->name);
     int64_t bn = e->blk[node];
     if (bn <= 1) return e->be->buf_read(e->ctx, e->node_buf[node], out);
     /* NCHW[bn]c on the device, NCHW for the caller */
-    const at_net_node *n = at_net_node_at(e->net, node);
     int64_t c = n->shape[1], hw = n->shape[2] * n->shape[3], total = at_net_node_numel(n);
     float *packed = at_net_floats(total);
     if (!packed) return AT_OOM();

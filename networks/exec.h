@@ -144,6 +144,13 @@ at_status at_net_exec_new(const at_net *net, const at_net_plan *plan, const at_n
                           at_net_exec **out);
 void at_net_exec_free(at_net_exec *e);
 
+/* Storage planning (TVM's graph memory planner): node buffers whose lives do not overlap share
+ * one allocation, the most recently freed first, so a layer writes into memory the caches still
+ * hold. Call it before the first run. The input, the constants and the network output keep their
+ * own buffers; at_net_exec_get of any other node (and at_net_exec_check of all nodes) is AT_EINVAL
+ * after it. The backend's statuses, AT_ENOMEM. */
+at_status at_net_exec_share_buffers(at_net_exec *e);
+
 /* Copies the network input (at_net_node_numel(node 0) floats) to the device. */
 at_status at_net_exec_set_input(at_net_exec *e, const float *input);
 /* Runs every program once, in node order, and waits for the backend (backend statuses). The
@@ -182,6 +189,9 @@ at_status at_net_exec_check(at_net_exec *e, const float *input, double atol, dou
  * distinct ones were prepared: anchors of one task share its program, as do epilogues and
  * element-wise ops of one shape and kind. */
 size_t at_net_exec_n_programs(const at_net_exec *e);
+/* Bytes of device memory holding node values past the input: the nodes' own buffers (constants
+ * aside), their layout copies and the shared buffers (at_net_exec_share_buffers). */
+size_t at_net_exec_value_bytes(const at_net_exec *e);
 size_t at_net_exec_n_prepared(const at_net_exec *e);
 /* Layout copies the executor made: a node's values converted to another NCHW[x]c block size (or
  * to NCHW) for a reader that takes them so; TVM's alter_op_layout inserts one layout_transform each. */

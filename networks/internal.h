@@ -123,4 +123,16 @@ typedef struct at_net_io_shape {
 void at_net_set_io_shapes(at_net *net, const at_net_io_shape *in, const at_net_io_shape *out);
 void at_net_copy_io_shapes(at_net *dst, const at_net *src);
 
+/* ---- storage planning (storage_plan.c) ---- */
+
+/* A buffer's life: bytes, and the first and last step (first <= last) that touch it. */
+typedef struct at_net_live {
+    size_t bytes, first, last;
+} at_net_live;
+/* Assigns each of v[n] a slot so that buffers sharing a slot never live at one step; a slot freed
+ * goes to the next buffer that starts, the most recently freed (hottest) first. slot[n] gets the
+ * assignment, *slot_bytes (owned by the caller) each slot's size, the largest of its buffers.
+ * AT_ENOMEM. */
+at_status at_net_plan_storage(const at_net_live *v, size_t n, size_t *slot, size_t **slot_bytes, size_t *n_slots);
+
 #endif

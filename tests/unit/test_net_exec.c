@@ -402,6 +402,55 @@ static void tuned_executor_should_match_the_reference_with_fallback_configs(void
     at_net_free(net);
 }
 
+/* Storage planning: with node buffers shared along the steps, the network output is bitwise the
+ * same (the same programs on the same values), the values take less memory, and only the output
+ * can be read back. */
+static void shared_buffers_should_keep_the_output_in_less_memory(void **state)
+{
+    (void)state;
+    at_net *net = zoo_of_ops();
+    at_net_tasks *ts;
+    at_net_plan *plan;
+    at_net_exec *own, *shared;
+    assert_ok(at_net_extract(net, AT_NET_TARGET_MALI, AT_NET_OPS_ALL, &ts));
+    assert_ok(at_net_plan_new(net, ts, at_net_dispatch_fallback, NULL, &plan));
+    assert_ok(at_net_exec_new(net, plan, at_net_interp_backend(), NULL, &own));
+    assert_ok(at_net_exec_new(net, plan, at_net_interp_backend(), NULL, &shared));
+    size_t before = at_net_exec_value_bytes(shared);
+    assert_int_equal(before, at_net_exec_value_bytes(own));
+    assert_ok(at_net_exec_share_buffers(shared));
+    size_t after = at_net_exec_value_bytes(shared);
+    print_message("node values: %zu bytes, shared %zu\n", before, after);
+    assert_true(after < before);
+    size_t out = at_net_output(net);
+    int64_t len = at_net_node_numel(at_net_node_at(net, out));
+    float *x = random_input(net, 5), *a = at_malloc((size_t)len * sizeof *a), *b = at_malloc((size_t)len * sizeof *b);
+    for (int run = 0; run < 2; run++) { /* the second run without the preparation kernels */
+        assert_ok(at_net_exec_set_input(own, x));
+        assert_ok(at_net_exec_set_input(shared, x));
+        assert_ok(at_net_exec_run(own, NULL));
+        assert_ok(at_net_exec_run(shared, NULL));
+        assert_ok(at_net_exec_get(own, out, a));
+        assert_ok(at_net_exec_get(shared, out, b));
+        assert_memory_equal(a, b, (size_t)len * sizeof *a);
+    }
+    at_net_check chk;
+    assert_ok(at_net_exec_check(shared, x, 1e-4, 1e-3, false, &chk));
+    assert_int_equal(chk.n_bad, 0);
+    float *c1 = at_malloc((size_t)at_net_node_numel(at_net_node_at(net, at_net_find(net, "c1"))) * sizeof *c1);
+    assert_int_equal(at_net_exec_get(shared, at_net_find(net, "c1"), c1), AT_EINVAL);
+    assert_ok(at_net_exec_get(own, at_net_find(net, "c1"), c1));
+    at_free(c1);
+    at_free(a);
+    at_free(b);
+    at_free(x);
+    at_net_exec_free(own);
+    at_net_exec_free(shared);
+    at_net_plan_free(plan);
+    at_net_tasks_free(ts);
+    at_net_free(net);
+}
+
 static void tuned_executor_should_run_winograd_when_it_is_the_cheaper_record(void **state)
 {
     (void)state;
@@ -680,6 +729,7 @@ int main(void)
         cmocka_unit_test(plan_should_pick_as_tvm_select_implementation),
         cmocka_unit_test(fused_zoo_of_ops_should_have_the_expected_shape),
         cmocka_unit_test(tuned_executor_should_match_the_reference_with_fallback_configs),
+        cmocka_unit_test(shared_buffers_should_keep_the_output_in_less_memory),
         cmocka_unit_test(tuned_executor_should_run_winograd_when_it_is_the_cheaper_record),
         cmocka_unit_test(tuned_executor_should_run_the_hand_computed_network),
         cmocka_unit_test(a_record_outside_the_space_should_be_refused),
