@@ -135,17 +135,15 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     double t0 = clock(o->clock_ctx);
     size_t batch = o->batch_size ? o->batch_size : at_meas_runner_batch_size(runner);
     if (batch == 0) batch = 1;
-    /* a tuner that does not learn loses nothing by proposing ahead, so it gets the runner's
-     * longer batch (builds overlapping runs) -- unless early stopping, which TVM checks after
-     * every n_parallel trials, is on */
-    if (!o->batch_size && !o->early_stopping && at_tuner_ignores_results(tuner)) batch = at_meas_runner_batch_ahead(runner);
+    size_t np = batch, most = o->batch_size ? batch : at_meas_runner_batch_ahead(runner);
+    if (most < np) most = np;
     size_t early = o->early_stopping ? o->early_stopping : SIZE_MAX;
     const char *target = o->target_str ? o->target_str : "opencl";
     const char *name = at_task_template(task)->name;
 
     proposals pr = {0};
-    at_meas_input *inputs = at_calloc(batch, sizeof *inputs);
-    at_result *fresh = at_calloc(batch, sizeof *fresh);
+    at_meas_input *inputs = at_calloc(most, sizeof *inputs);
+    at_result *fresh = at_calloc(most, sizeof *fresh);
     size_t invalid_in_a_row = 0;
     char *first_error = NULL;
     at_strbuf args;
@@ -154,8 +152,8 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     at_op_args_write_json(at_task_args(task), &args);
     at_strbuf_putc(&args, ']');
     at_status st = inputs && fresh ? at_strbuf_status(&args) : AT_OOM();
-    if (st == AT_OK) st = proposals_reserve(&pr, batch);
-    for (size_t k = 0; fresh && k < batch; k++) at_result_init(&fresh[k]);
+    if (st == AT_OK) st = proposals_reserve(&pr, most);
+    for (size_t k = 0; fresh && k < most; k++) at_result_init(&fresh[k]);
 
     at_tune_progress prog = {.total = o->n_trial};
     size_t i = 0, error_ct = 0;
@@ -191,17 +189,37 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
         out->early_stopped = true; /* the interrupted run would have stopped here */
     }
     while (st == AT_OK && !out->early_stopped && i < o->n_trial && at_tuner_has_next(tuner)) {
-        size_t want = o->n_trial - i < batch ? o->n_trial - i : batch, got = 0, n_new = 0;
+        /* Proposals that no pending result can change (all of random search's, a model-based
+         * tuner's until its next refit) go to the runner in one longer batch, where it overlaps
+         * their builds with runs; in whole multiples of n_parallel, and never past the trial at
+         * which early stopping would end the run, so the proposals, refits and stopping point are
+         * TVM's batches of n_parallel (issue 18). */
+        size_t window = SIZE_MAX, this_batch = np;
+        if (most > np) {
+            size_t ahead = at_tuner_ahead(tuner);
+            if (early != SIZE_MAX) {
+                size_t left = out->best_iter + early > i ? out->best_iter + early - i : 0;
+                if (left < ahead) ahead = left;
+            }
+            if (ahead > np) {
+                size_t whole = ahead >= most ? most : (ahead + np - 1) / np * np;
+                this_batch = whole < most ? whole : most;
+                if (ahead != SIZE_MAX) window = this_batch; /* proposals, the invalid ones included */
+            }
+        }
+        size_t want = o->n_trial - i < this_batch ? o->n_trial - i : this_batch, got = 0, n_new = 0;
         /* Ask again until the batch holds `want` configs to measure: a proposal that cannot
          * instantiate (or was measured before) takes no builder slot, and a batch short of
          * n_parallel leaves a builder idle and costs one more build-run-cooldown round (issue 18:
          * 14 of 39 batches held one config on PoCL). The tuner still hears of every proposal,
          * in the order it made them, once the batch is measured. */
-        while (st == AT_OK && n_new < want && at_tuner_has_next(tuner) && invalid_in_a_row <= MAX_INVALID_IN_A_ROW) {
-            size_t g = 0;
-            st = proposals_reserve(&pr, got + want - n_new);
+        while (st == AT_OK && n_new < want && got < window && at_tuner_has_next(tuner) &&
+               invalid_in_a_row <= MAX_INVALID_IN_A_ROW) {
+            size_t g = 0, ask = want - n_new;
+            if (window != SIZE_MAX && ask > window - got) ask = window - got;
+            st = proposals_reserve(&pr, got + ask);
             double p0 = at_clock_mono_s();
-            if (st == AT_OK) st = at_tuner_next_batch(tuner, want - n_new, pr.idx + got, &g);
+            if (st == AT_OK) st = at_tuner_next_batch(tuner, ask, pr.idx + got, &g);
             out->tuner_s += at_clock_mono_s() - p0;
             if (st != AT_OK || g == 0) break;
             for (size_t k = got; k < got + g && st == AT_OK; k++) {
@@ -313,7 +331,7 @@ at_status at_tune_task(const at_task *task, at_tuner *tuner, at_meas_runner *run
     if (st == AT_OK && i > 0 && out->n_errors == i)
         at_log(AT_LOG_WARN, "Could not find any valid schedule for task %s; first error: %s", name,
                first_error ? first_error : "");
-    for (size_t k = 0; fresh && k < batch; k++) at_result_fini(&fresh[k]);
+    for (size_t k = 0; fresh && k < most; k++) at_result_fini(&fresh[k]);
     proposals_fini(&pr);
     at_free(fresh);
     at_free(first_error);

@@ -62,7 +62,7 @@ static void free_ctx(void *ctx)
 }
 
 static const at_tuner_i grid_i = {
-    .next_batch = next_batch, .update = update, .has_next = has_next, .free = free_ctx, .ignores_results = true};
+    .next_batch = next_batch, .update = update, .has_next = has_next, .free = free_ctx, .ahead = at_tuner_ahead_all};
 
 at_status at_tuner_grid_new(const at_task *task, const at_tuner_opts *o, void **ctx, const at_tuner_i **vt)
 {

@@ -32,6 +32,9 @@ void      at_tuner_idxset_remove(at_tuner_idxset *s, int64_t i);
 /* at_index_pred over an at_tuner_idxset (ctx). */
 bool      at_tuner_idxset_pred(int64_t i, void *ctx);
 
+/* at_tuner_i.ahead of a tuner whose proposals never depend on results (random, grid). */
+size_t at_tuner_ahead_all(void *ctx);
+
 /* ---- XGBoost adapter (xgb_capi.c) ----------------------------------------------------------- */
 
 typedef struct at_tuner_xgb_data at_tuner_xgb_data;

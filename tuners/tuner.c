@@ -129,9 +129,15 @@ const char *at_tuner_name(const at_tuner *t)
     return t->name;
 }
 
-bool at_tuner_ignores_results(const at_tuner *t)
+size_t at_tuner_ahead(const at_tuner *t)
 {
-    return t->i->ignores_results;
+    return t->i->ahead ? t->i->ahead(t->ctx) : 0;
+}
+
+size_t at_tuner_ahead_all(void *ctx)
+{
+    (void)ctx;
+    return SIZE_MAX;
 }
 
 bool at_tuner_has_next(at_tuner *t)

@@ -111,9 +111,11 @@ typedef struct at_tuner_i {
     at_status (*load_history)(void *ctx, const at_tuner_record *recs, size_t n, size_t *n_used);
     /* (optional) releases ctx (defaults to nothing). */
     void (*free)(void *ctx);
-    /* What it proposes does not depend on the results (TVM's random and grid search): the tune
-     * loop may then measure larger batches than n_parallel. */
-    bool ignores_results;
+    /* (optional) how many of its next proposals are fixed whatever the results it has not been
+     * told yet: SIZE_MAX for random and grid search, the proposals until the next refit for a
+     * model-based tuner (defaults to 0: every proposal may depend on the last update). The tune
+     * loop measures that many in one batch where the runner overlaps builds with runs. */
+    size_t (*ahead)(void *ctx);
 } at_tuner_i;
 
 typedef struct at_tuner at_tuner;
@@ -139,8 +141,8 @@ const char *at_tuner_name(const at_tuner *t);
 
 /* Whether the tuner can propose more indexes (false once the space or range is exhausted). */
 bool at_tuner_has_next(at_tuner *t);
-/* Whether its proposals are independent of the results it is updated with (at_tuner_i). */
-bool at_tuner_ignores_results(const at_tuner *t);
+/* How many of its next proposals no pending result can change (at_tuner_i.ahead). */
+size_t at_tuner_ahead(const at_tuner *t);
 
 /* Up to n new indexes into out[n]; *n_out says how many: fewer than n when the space is nearly
  * exhausted or (ga) the generation ends, 0 only when has_next is false. Returns AT_OK or

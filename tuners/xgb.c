@@ -370,8 +370,15 @@ static void free_ctx(void *ctx)
     at_free(x);
 }
 
-static const at_tuner_i xgb_i = {
-    .next_batch = next_batch, .update = update, .has_next = has_next, .load_history = load_history, .free = free_ctx};
+/* Until the next fit, proposals come from the plan (and the rng), whatever the results. */
+static size_t ahead(void *ctx)
+{
+    const xgb_tuner *x = ctx;
+    return x->next_fit > x->n_xs ? x->next_fit - x->n_xs : 0;
+}
+
+static const at_tuner_i xgb_i = {.next_batch = next_batch, .update = update, .has_next = has_next,
+                                 .load_history = load_history, .free = free_ctx, .ahead = ahead};
 
 at_status at_tuner_xgb_new(const at_task *task, at_loss loss, at_feature feat, const at_tuner_opts *o, void **ctx,
                            const at_tuner_i **vt)

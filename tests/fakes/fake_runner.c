@@ -10,7 +10,7 @@
 #include "tests/fakes/fake_runner.h"
 
 typedef struct fake_runner {
-    size_t                 batch;
+    size_t                 batch, ahead;
     const at_fake_failure *fails;
     size_t                 n_fails;
     at_fake_clock         *clock;
@@ -32,20 +32,31 @@ static size_t batch_size(void *ctx)
     return ((fake_runner *)ctx)->batch;
 }
 
+static size_t batch_ahead(void *ctx)
+{
+    const fake_runner *f = ctx;
+    return f->ahead ? f->ahead : f->batch;
+}
+
 static void free_ctx(void *ctx)
 {
     at_free(ctx);
 }
 
 static const at_meas_runner_i fake_runner_i = {
-    .name = "fake", .measure = measure, .batch_size = batch_size, .free = free_ctx};
+    .name = "fake", .measure = measure, .batch_size = batch_size, .batch_ahead = batch_ahead, .free = free_ctx};
+
+void at_fake_runner_set_ahead(at_meas_runner *r, size_t ahead)
+{
+    ((fake_runner *)at_meas_runner_ctx(r))->ahead = ahead;
+}
 
 at_status at_fake_runner_new(size_t batch, const at_fake_failure *fails, size_t n_fails, at_fake_clock *clock,
                              size_t *n_calls, at_meas_runner **out)
 {
     fake_runner *f = at_calloc(1, sizeof *f);
     if (!f) return AT_OOM();
-    *f = (fake_runner){batch, fails, n_fails, clock, n_calls};
+    *f = (fake_runner){.batch = batch, .fails = fails, .n_fails = n_fails, .clock = clock, .n_calls = n_calls};
     return at_meas_runner_new(&fake_runner_i, f, out);
 }
 

@@ -16,6 +16,10 @@
 at_status at_fake_runner_new(size_t batch, const at_fake_failure *fails, size_t n_fails, at_fake_clock *clock,
                              size_t *n_calls, at_meas_runner **out);
 
+/* Makes r (from at_fake_runner_new) take `ahead` inputs a call when they are known ahead
+ * (at_meas_runner_i.batch_ahead), as the worker pool does. */
+void at_fake_runner_set_ahead(at_meas_runner *r, size_t ahead);
+
 /* A picky runner for issue 18's "no trial wasted": its check rejects every other program it is
  * shown (as device limits would, "Skipped because of invalid gpu kernel"), and it records which
  * configs it measured. Cost: at_fake_cost_s of the config with fake_costs, else 1 ms. */

@@ -119,6 +119,68 @@ static void tune_should_measure_n_trial_configs_and_log_each_one(void **state)
     at_task_free(task);
 }
 
+/* Tunes with batches of 8, or as many proposals as the tuner fixes ahead (up to 64): returns the
+ * configs measured in order and the measure calls. */
+static size_t tune_sequence(const at_task *task, const char *name, size_t ahead, size_t early, int64_t *seq,
+                            size_t *n_calls, at_tune_result *res)
+{
+    at_fake_clock clock = {.now_s = 100, .step_s = 0.25};
+    at_meas_runner *runner;
+    *n_calls = 0;
+    assert_ok(at_fake_runner_new(8, NULL, 0, &clock, n_calls, &runner));
+    at_fake_runner_set_ahead(runner, ahead);
+    at_tuner_opts to = {.seed = 5, .plan_size = 16, .sa_n_iter = 20, .sa_parallel_size = 16, .max_rounds = 60};
+    at_tuner *tuner;
+    assert_ok(at_tuner_new(name, task, &to, &tuner));
+    char path[4200];
+    snprintf(path, sizeof path, "%s/ahead_%s_%zu.log", at_test_tmpdir("tune"), name, ahead);
+    remove(path);
+    at_rec_appender *app;
+    assert_ok(at_rec_appender_open(path, &app));
+    at_tune_opts o = {.n_trial = 120, .early_stopping = early, .log = app};
+    assert_ok(at_tune_task(task, tuner, runner, &o, res));
+    assert_ok(at_rec_appender_close(app));
+    at_rec_log *log;
+    assert_ok(at_rec_log_load_file(path, &log));
+    size_t n = log->n;
+    for (size_t i = 0; i < n && i < 120; i++) seq[i] = at_config_index(log->recs[i].config);
+    at_rec_log_free(log);
+    remove(path);
+    at_tuner_free(tuner);
+    at_meas_runner_free(runner);
+    return n;
+}
+
+/* Proposals no pending result can change (random search's, xgb's until its next refit) go out in
+ * longer batches where the runner overlaps builds with runs, and the run is the same: the same
+ * configs in the same order, the same refits and the same early stop as in batches of 8. */
+static void batches_ahead_should_measure_what_batches_of_n_parallel_measure(void **state)
+{
+    (void)state;
+    at_task *task = at_fake_task(64, 64, 16);
+    const char *names[] = {"random", "gridsearch", "xgb_rank", "xgb", "ga"};
+    const size_t early[] = {0, 30};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        for (size_t e = 0; e < 2; e++) {
+            int64_t a[120], b[120];
+            size_t calls_a, calls_b;
+            at_tune_result ra, rb;
+            size_t na = tune_sequence(task, names[k], 0, early[e], a, &calls_a, &ra);
+            size_t nb = tune_sequence(task, names[k], 64, early[e], b, &calls_b, &rb);
+            print_message("%-10s early %2zu: %zu trials in %zu calls of <= 8, %zu in %zu calls ahead\n", names[k],
+                          early[e], na, calls_a, nb, calls_b);
+            assert_int_equal(na, nb);
+            assert_memory_equal(a, b, na * sizeof *a);
+            assert_int_equal(ra.early_stopped, rb.early_stopped);
+            assert_int_equal(ra.best_index, rb.best_index);
+            if (strcmp(names[k], "ga") == 0)
+                assert_int_equal(calls_b, calls_a); /* it breeds from every result: nothing ahead */
+            else
+                assert_true(calls_b < calls_a);
+        }
+    at_task_free(task);
+}
+
 static void tune_should_stop_when_the_space_is_exhausted(void **state)
 {
     (void)state;
@@ -333,6 +395,7 @@ int main(void)
         cmocka_unit_test(progress_should_print_in_tvm_format),
         cmocka_unit_test(tune_should_measure_n_trial_configs_and_log_each_one),
         cmocka_unit_test(tune_should_stop_when_the_space_is_exhausted),
+        cmocka_unit_test(batches_ahead_should_measure_what_batches_of_n_parallel_measure),
         cmocka_unit_test(tune_should_stop_early_by_tvms_rule),
         cmocka_unit_test(tune_should_warn_when_everything_fails),
         cmocka_unit_test(same_seed_should_write_the_same_log),
