@@ -107,6 +107,8 @@ static int report(const at_tune_eval_result *rr, double peak_gflops)
     fprintf(stderr, "autotvm: dispatch: %zu tuned by the log, %zu by TopHub, %zu fallback tasks; %zu anchors run a fallback config; device time %.2f ms (median), host overhead %.2f ms (median wall %.2f ms - device)\n",
             r.dispatch.n_user, r.dispatch.n_tophub, r.dispatch.n_fallback, r.n_anchors_fallback, r.device_ms,
             r.median_ms - r.device_ms, r.median_ms);
+    fprintf(stderr, "autotvm: memory: node values %.1f MB in shared buffers (%.1f MB with one buffer per node)\n",
+            (double)r.value_bytes / 1048576.0, (double)r.value_bytes_own / 1048576.0);
     if (r.graph_tuned) {
         const at_net_gt_result *g = &r.graph.choice;
         printf("Graph tuner: %zu of %zu nodes changed, layout transforms %zu -> %zu, modelled %.3f -> %.3f ms "

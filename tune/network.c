@@ -329,7 +329,9 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
     }
     if (st == AT_OK && on_cpu) st = at_net_exec_new(net, plan, at_tune_llvm_backend(), pool, &e);
     if (st == AT_OK && !on_cpu) st = at_net_exec_new(net, plan, at_tune_ocl_backend(), ctx, &e);
+    if (st == AT_OK) res.value_bytes_own = at_net_exec_value_bytes(e);
     if (st == AT_OK) st = at_net_exec_share_buffers(e); /* only the output is read back */
+    if (st == AT_OK) res.value_bytes = at_net_exec_value_bytes(e);
     if (st == AT_OK) res.layout_copies = at_net_exec_n_layout_copies(e);
     int64_t n_in = net ? at_net_node_numel(at_net_node_at(net, 0)) : 0;
     if (st == AT_OK && o->input_path) {

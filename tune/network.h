@@ -162,6 +162,8 @@ typedef struct at_tune_eval_result {
     at_tune_graph_result graph;
     size_t  graph_applied;         /* graph_log: records applied */
     size_t  layout_copies;         /* layout transforms the executor makes */
+    size_t  value_bytes_own;       /* node values, one buffer per node */
+    size_t  value_bytes;           /* node values after storage planning (at_net_exec_share_buffers) */
     at_tune_eval_layer *layers;    /* profile: in node order (owned: at_tune_eval_result_fini) */
     size_t  n_layers;
 } at_tune_eval_result;

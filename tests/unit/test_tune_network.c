@@ -115,6 +115,11 @@ static void tune_should_write_a_valid_log_and_evaluate_it(void **state)
     assert_non_null(strstr(cli.out, "Output check: matches the reference executor"));
     assert_non_null(strstr(cli.err, "dispatch: 1 tuned by the log"));
     assert_non_null(strstr(cli.err, "host overhead"));
+    double shared_mb, own_mb;
+    const char *mem = strstr(cli.err, "autotvm: memory: node values ");
+    assert_non_null(mem);
+    assert_int_equal(sscanf(mem, "autotvm: memory: node values %lf MB in shared buffers (%lf MB", &shared_mb, &own_mb), 2);
+    assert_true(shared_mb > 0 && shared_mb < own_mb); /* storage planning shares node buffers */
     /* the per-layer table: the classifier runs the log's dense config, the stem a TopHub one */
     char row[128];
     snprintf(row, sizeof row, "dense.mali                         %9lld", dense_index);
