@@ -3,7 +3,7 @@
 onnx_refill.py fill) through `autotvm evaluate MODEL.onnx`, beside onnxruntime on the CPU (the
 reference output, and its latency with the same threads) and, with --torch-gpu, PyTorch eager on the
 GPU (bench only). For each DIR/NAME.onnx: the max relative output difference against onnxruntime on
-the same seeded input, our median latency and the peers'.
+the same seeded input, our mean latency (TVM's line) and median, and the peers' median.
 usage: onnx_models.py AUTOTVM DIR NAME ... [--target opencl|llvm|mali|arm_cpu] [--device D]
                       [--threads N] [--log FILE] [--graph-log FILE] [--tophub-dir D] [--torch-gpu]"""
 import argparse
@@ -96,7 +96,9 @@ def main():
         peer = f"onnxruntime CPU ({a.threads} threads) {ort_ms:8.3f} ms"
         if a.torch_gpu:
             peer += f"  torch eager GPU {torch_ms(name, shape[2]):8.3f} ms"
-        print(f"{name:20s} ours {float(mm.group(1)):8.3f} ms  {peer}  max|diff|/max|ort| {rel:.2e}"
+        md = re.search(r"median wall ([0-9.]+) ms", out)
+        med = f" (median {float(md.group(1)):.3f})" if md else ""
+        print(f"{name:20s} ours {float(mm.group(1)):8.3f} ms{med}  {peer}  max|diff|/max|ort| {rel:.2e}"
               f"  {chk}  (evaluate {wall:.1f} s)", flush=True)
 
 
