@@ -114,7 +114,10 @@ static void bury(at_meas_ocl *m, wk *w, bool kill_it, char *why, size_t why_cap)
 {
     int status = 0;
     if (w->pid > 0) {
-        if (kill_it) kill((pid_t)w->pid, SIGKILL);
+        if (kill_it) {
+            kill(-(pid_t)w->pid, SIGKILL); /* its group: the linker a build may be running too */
+            kill((pid_t)w->pid, SIGKILL);
+        }
         while (waitpid((pid_t)w->pid, &status, 0) < 0 && errno == EINTR) {
         }
         if (why) describe_exit(status, why, why_cap);
@@ -144,6 +147,7 @@ static at_status spawn(at_meas_ocl *m, wk *w)
         return AT_FAIL(AT_EIO, "fork: %s", strerror(errno));
     }
     if (pid == 0) {
+        setpgid(0, 0); /* a group of its own, with the compiler's child processes (pause_builders) */
 #ifdef __linux__
         prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
@@ -161,6 +165,7 @@ static at_status spawn(at_meas_ocl *m, wk *w)
             at_meas_worker_main(sv[1], &m->cfg);
         _exit(0); /* no atexit handlers, no stdio flush: the parent owns those */
     }
+    setpgid(pid, pid); /* as the child does: whichever runs first */
     close(sv[1]);
     fcntl(sv[0], F_SETFD, FD_CLOEXEC);
     fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
@@ -540,14 +545,15 @@ at_status at_meas_ocl_new(const at_measure_opts *opts, at_meas_ocl **out)
 void at_meas_ocl_free(at_meas_ocl *m)
 {
     if (!m) return;
+    /* ask every idle worker politely first, so they wind down side by side, then make sure: a
+     * worker stuck in a kernel never reads */
+    for (size_t i = 0; m->w && i < m->n; i++) {
+        at_meas_frame_begin(&m->tx, AT_MSG_QUIT);
+        if (m->w[i].state == W_IDLE) (void)send_frame(m, &m->w[i]);
+    }
     for (size_t i = 0; m->w && i < m->n; i++) {
         wk *w = &m->w[i];
-        if (w->state != W_DEAD) {
-            /* ask politely, then make sure: a worker stuck in a kernel never reads */
-            at_meas_frame_begin(&m->tx, AT_MSG_QUIT);
-            if (w->state == W_IDLE) (void)send_frame(m, w);
-            bury(NULL, w, w->state != W_IDLE, NULL, 0);
-        }
+        if (w->state != W_DEAD) bury(NULL, w, w->state != W_IDLE, NULL, 0);
         at_free(w->rx);
         at_free(w->hello_error);
     }
@@ -641,14 +647,15 @@ static void pause_builders(at_meas_ocl *m, bool pause)
     for (size_t i = 0; i < m->n; i++) {
         wk *w = &m->w[i];
         if (pause && busy(w) && w->state != W_RUNNING && !w->paused && w->pid > 0) {
-            if (kill((pid_t)w->pid, SIGSTOP) == 0) {
+            /* the whole group: PoCL links each kernel with an ld process of the worker's */
+            if (kill(-(pid_t)w->pid, SIGSTOP) == 0 || kill((pid_t)w->pid, SIGSTOP) == 0) {
                 w->paused = true;
                 w->paused_at = now;
                 m->stats.n_pauses++;
             }
         } else if (!pause && w->paused) {
             w->paused = false;
-            if (w->pid > 0) kill((pid_t)w->pid, SIGCONT);
+            if (w->pid > 0 && kill(-(pid_t)w->pid, SIGCONT) != 0) kill((pid_t)w->pid, SIGCONT);
             w->deadline += now - w->paused_at; /* time stopped is no time spent building */
         }
     }

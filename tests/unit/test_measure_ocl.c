@@ -316,8 +316,8 @@ static void the_cooldown_should_separate_runs_across_measure_calls(void **state)
     at_meas_ocl_free(m);
 }
 
-/* A worker builds its next input while other programs run, and is paused (SIGSTOP) during each
- * run: with 2 workers and 6 inputs, the worker that ran the first program takes the third input
+/* A worker builds its next input while other programs run, and is paused (SIGSTOP to its process
+ * group) during each run: with 2 workers and 6 inputs, the worker that ran the first program takes the third input
  * at once and is paused while the second runs. Every result lands on its input, and the runner
  * asks for longer calls when the inputs are known ahead. */
 static void builds_should_go_on_between_runs_and_pause_during_them(void **state)
@@ -338,6 +338,8 @@ static void builds_should_go_on_between_runs_and_pause_during_them(void **state)
     assert_int_equal(after.n_trials - before.n_trials, 6);
     assert_true(after.n_pauses > before.n_pauses);
     for (size_t i = 0; i < at_meas_ocl_n_workers(pool); i++) { /* none left stopped */
+        /* each worker leads a process group, so a pause stops PoCL's linker processes with it */
+        assert_int_equal(getpgid((pid_t)at_meas_ocl_worker_pid(pool, i)), (pid_t)at_meas_ocl_worker_pid(pool, i));
         char path[64], stat[512];
         snprintf(path, sizeof path, "/proc/%ld/stat", at_meas_ocl_worker_pid(pool, i));
         FILE *f = fopen(path, "r");
