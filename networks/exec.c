@@ -302,15 +302,19 @@ size_t at_net_exec_n_prepared(const at_net_exec *e)
     return e->n_progs;
 }
 
+/* Bytes of node's values (its buffer or a layout copy of it). */
+static size_t node_bytes(const at_net_exec *e, size_t node)
+{
+    return (size_t)at_net_node_numel(at_net_node_at(e->net, node)) * sizeof(float);
+}
+
 size_t at_net_exec_value_bytes(const at_net_exec *e)
 {
     size_t bytes = e->shared_bytes;
-    for (size_t i = 1; i < at_net_n_nodes(e->net); i++) {
-        const at_net_node *n = at_net_node_at(e->net, i);
-        if (e->owns[i] && n->op != AT_NET_CONSTANT) bytes += (size_t)at_net_node_numel(n) * sizeof(float);
-    }
+    for (size_t i = 1; i < at_net_n_nodes(e->net); i++)
+        if (e->owns[i] && at_net_node_at(e->net, i)->op != AT_NET_CONSTANT) bytes += node_bytes(e, i);
     for (size_t c = 0; c < e->n_copies; c++)
-        if (e->copies[c].buf) bytes += (size_t)at_net_node_numel(at_net_node_at(e->net, e->copies[c].node)) * sizeof(float);
+        if (e->copies[c].buf) bytes += node_bytes(e, e->copies[c].node);
     return bytes;
 }
 
@@ -875,7 +879,7 @@ at_status at_net_exec_share_buffers(at_net_exec *e)
         for (size_t a = 0; a < e->steps[s].n_params; a++) {
             size_t k;
             if (!reusable(e, e->steps[s].bufs[a], &k)) continue;
-            if (!used[k]) live[k] = (at_net_live){.bytes = (size_t)at_net_node_numel(at_net_node_at(e->net, k < nn ? k : e->copies[k - nn].node)) * sizeof(float), .first = s};
+            if (!used[k]) live[k] = (at_net_live){.bytes = node_bytes(e, k < nn ? k : e->copies[k - nn].node), .first = s};
             used[k] = true;
             live[k].last = s;
         }
