@@ -9,7 +9,7 @@
  *
  *   bench_convergence [--device SPEC] [--workers N] [--n-trial N] [--seeds N] [--tuners LIST]
  *                     [--tasks LIST] [--number N] [--repeat N] [--log-dir DIR]
- *                     [--oracle DIR|LOG [--full] [--pct P]]
+ *                     [--oracle DIR|LOG [--full] [--pct P]] [--in-order]
  *
  * With --oracle the tuners, the tuning loop and its trial counting are the real ones (a config
  * that cannot instantiate is no trial; one the oracle lacks is an error trial, and the report
@@ -59,6 +59,7 @@ typedef struct bench {
     const at_net_tasks *ts;
     at_bench_oracle    *oracle;             /* --oracle; NULL: measure on OpenCL */
     bool                full;               /* --oracle --full: no stop at the target */
+    bool                in_order;           /* --in-order: transfer from the tasks listed earlier */
     double              frac;               /* --oracle: the target, a fraction of the best (--pct) */
     size_t              task_no[MAX_TASKS]; /* 1-based extraction (or oracle) numbers */
     size_t              n_tasks;
@@ -77,11 +78,12 @@ static void usage(void)
             "usage: bench_convergence [--device SPEC] [--workers N] [--n-trial N] [--seeds N]\n"
             "                         [--tuners random,ga,xgb,xgb_knob,xgb_rank,xgb_rank_knob]\n"
             "                         [--tasks 7,9,12,17] [--number N] [--repeat N] [--log-dir DIR]\n"
-            "                         [--oracle DIR|LOG [--full] [--pct P]]\n"
+            "                         [--oracle DIR|LOG [--full] [--pct P]] [--in-order]\n"
             "--tasks: 1-based numbers of `autotvm tasks resnet-18 --ops all`; --log-dir keeps the logs\n"
             "and reuses the complete runs already logged there (not with --oracle); --oracle replays the\n"
             "logs of DIR (or LOG) instead of measuring, --full runs every trial instead of stopping at the\n"
-            "target, --pct sets the target (default 95 %% of the oracle's best)\n");
+            "target, --pct sets the target (default 95 %% of the oracle's best); --in-order gives each\n"
+            "transfer run the transfer logs of the tasks listed before it (the order `tune` runs them in)\n");
     exit(2);
 }
 
@@ -190,15 +192,17 @@ static at_status read_trace(const at_task *task, const char *path, trace *tr)
 }
 
 /* The history of task k for a transfer run: the records of the other tasks' logs of the same
- * tuner and seed (without transfer), merged into one log view (records borrowed from logs[]). */
+ * tuner and seed (without transfer), merged into one log view (records borrowed from logs[]).
+ * --in-order: the transfer logs of the tasks listed before k, as `tune` reloads the tmp log of
+ * the tasks it tuned before this one. */
 static at_status load_others(const bench *b, size_t ti, size_t s, size_t k, at_rec_log *logs[MAX_TASKS],
                              at_rec_log *view)
 {
     size_t total = 0;
     char path[1024];
-    for (size_t j = 0; j < b->n_tasks; j++) {
+    for (size_t j = 0; j < (b->in_order ? k : b->n_tasks); j++) {
         if (j == k) continue;
-        log_path(b, ti, s, j, 0, path, sizeof path);
+        log_path(b, ti, s, j, b->in_order, path, sizeof path);
         AT_TRY(at_rec_log_load_file(path, &logs[j]));
         total += logs[j]->n;
     }
@@ -237,7 +241,8 @@ static at_status run_one(bench *b, size_t ti, size_t s, size_t k, int tl)
         if (st == AT_OK) st = at_tune_history_new(task, &view, &hist);
         if (st == AT_OK) recs = at_tune_history_records(hist, &tr->n_hist);
     }
-    bool run = st == AT_OK && (!tl || tr->n_hist); /* without history a transfer run repeats the first */
+    /* without history a transfer run repeats the first; --in-order counts it as the flow's first task */
+    bool run = st == AT_OK && (!tl || tr->n_hist || b->in_order);
     if (run && b->reuse && !b->oracle && access(path, F_OK) == 0) { /* logged complete (its first trials) or measured again */
         if (read_trace(task, path, tr) == AT_OK && tr->n >= run_len(b, task)) {
             tr->n = run_len(b, task);
@@ -492,6 +497,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--full")) {
             b.full = true;
+            continue;
+        }
+        if (!strcmp(argv[i], "--in-order")) {
+            b.in_order = true;
             continue;
         }
         if (i + 1 >= argc) usage();

@@ -57,6 +57,8 @@ static const char usage_head[] =
     "  --history LOG             learn from the records of TEMPLATE in LOG before the first trial\n"
     "                            (xgb tuners; e.g. the log of the tasks tuned before this one)\n"
     "  --prefix TEXT             progress line prefix (default \"[Task  1/ 1] \")\n"
+    "  --min-seed-records N      xgb: learn from --history only if it holds N records of TEMPLATE\n"
+    "                            (default 500, TVM's min_seed_records)\n"
     "  --plan-size N             xgb: refit after every N samples (default 64)\n"
     "  --diversity-filter-ratio R  xgb: pick a plan of plan-size among R x plan-size candidates\n"
     "  --xgb-threads N           xgb: XGBoost threads (default 1)\n"
@@ -148,7 +150,7 @@ int at_cmd_tune_task(int argc, char **argv)
 {
     const char *args = NULL, *tuner_name = NULL, *n_trial_s = NULL, *log_path = NULL, *early_s = NULL,
                *seed_s = NULL, *history_path = NULL, *prefix = "[Task  1/ 1] ", *plan_s = NULL, *div_s = NULL,
-               *xgb_threads_s = NULL, *pop_s = NULL, *elite_s = NULL, *mut_s = NULL, *device = NULL, *number = NULL,
+               *min_seed_s = NULL, *xgb_threads_s = NULL, *pop_s = NULL, *elite_s = NULL, *mut_s = NULL, *device = NULL, *number = NULL,
                *repeat = NULL, *min_repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL,
                *n_parallel = NULL, *target_string = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
                *priority = NULL, *auth_key = NULL, *target_name = "opencl", *vta_config = NULL,
@@ -165,6 +167,7 @@ int at_cmd_tune_task(int argc, char **argv)
         {"history", &history_path, NULL},
         {"prefix", &prefix, NULL},
         {"plan-size", &plan_s, NULL},
+        {"min-seed-records", &min_seed_s, NULL},
         {"diversity-filter-ratio", &div_s, NULL},
         {"xgb-threads", &xgb_threads_s, NULL},
         {"pop-size", &pop_s, NULL},
@@ -259,6 +262,7 @@ int at_cmd_tune_task(int argc, char **argv)
         (early_s && (rc = parse_size("early-stopping", early_s, &to.early_stopping))) ||
         (seed_s && (rc = parse_size("seed", seed_s, &seed))) ||
         (plan_s && (rc = parse_size("plan-size", plan_s, &tu.plan_size))) ||
+        (min_seed_s && (rc = parse_size("min-seed-records", min_seed_s, &tu.min_seed_records))) ||
         (div_s && (rc = parse_double("diversity-filter-ratio", div_s, 1, 1e6, &tu.diversity_filter_ratio))) ||
         (xgb_threads_s && (rc = parse_int("xgb-threads", xgb_threads_s, &tu.n_threads))) ||
         (pop_s && (rc = parse_size("pop-size", pop_s, &tu.pop_size))) ||
@@ -282,6 +286,8 @@ int at_cmd_tune_task(int argc, char **argv)
     if (number && mo.number == 0) return at_cli_usage_error("tune-task", "--number must be >= 1");
     if (repeat && (mo.repeat == 0 || mo.repeat > 64)) return at_cli_usage_error("tune-task", "--repeat must be 1..64");
     if (plan_s && tu.plan_size == 0) return at_cli_usage_error("tune-task", "--plan-size must be >= 1");
+    if (min_seed_s && tu.min_seed_records == 0)
+        return at_cli_usage_error("tune-task", "--min-seed-records must be >= 1");
     if (pop_s && tu.pop_size == 0) return at_cli_usage_error("tune-task", "--pop-size must be >= 1");
     if ((rpc_key != NULL) != (tracker != NULL)) return at_cli_usage_error("tune-task", "--rpc-key and --tracker go together");
     if (!rpc_key && (priority || auth_key))

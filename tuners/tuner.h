@@ -84,6 +84,8 @@ typedef struct at_tuner_opts {
     size_t   sa_parallel_size;       /* SA chains; 0 -> 128 (capped at the space's size) */
     size_t   sa_early_stop;          /* SA stops after this many iterations without a better
                                         candidate; 0 -> 50 */
+    size_t   min_seed_records;       /* load_history learns nothing from fewer usable records of
+                                        the template (TVM's min_seed_records); 0 -> 500 */
 } at_tuner_opts;
 
 /* A measured config of an earlier task (transfer learning): the task of the record (same

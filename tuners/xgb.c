@@ -24,12 +24,16 @@
 #define FIT_MAX_ROUNDS 8000
 #define HISTORY_STOPPING_ROUNDS 100
 #define HISTORY_MAX_ROUNDS 400
+/* TVM's load_history(min_seed_records=500): a base model fit on a few hundred records of other
+ * workloads misleads more than it helps (bench_convergence --in-order: a 1x1 task after 20
+ * records of a 3x3 one needs 17 trials to 95 % instead of 12) */
+#define HISTORY_MIN_RECORDS 500
 
 typedef struct xgb_tuner {
     const at_task      *task;
     const at_space     *space;
     at_feature          feat;
-    size_t              plan_size, max_rounds;
+    size_t              plan_size, max_rounds, min_seed_records;
     double              diversity_ratio;
     int64_t             space_len;
     at_rng              rng;
@@ -307,6 +311,11 @@ static at_status load_history(void *ctx, const at_tuner_record *recs, size_t n, 
     size_t n_tasks = 0, cap_tasks = 0;
     double best = 0;
     at_status st = history_select(x, recs, n, w, &h);
+    if (st == AT_OK && h.n && h.n < x->min_seed_records) {
+        at_log(AT_LOG_INFO, "transfer learning: %zu history record%s of %s, fewer than %zu: not used", h.n,
+               h.n == 1 ? "" : "s", at_task_template(x->task)->name, x->min_seed_records);
+        h.n = 0;
+    }
     if (st == AT_OK && h.n) {
         rows = at_malloc(h.n * w * sizeof *rows);
         ys = at_malloc(h.n * sizeof *ys);
@@ -392,6 +401,7 @@ at_status at_tuner_xgb_new(const at_task *task, at_loss loss, at_feature feat, c
     x->feat = feat;
     x->plan_size = o->plan_size ? o->plan_size : 64;
     x->max_rounds = o->max_rounds ? o->max_rounds : FIT_MAX_ROUNDS;
+    x->min_seed_records = o->min_seed_records ? o->min_seed_records : HISTORY_MIN_RECORDS;
     x->diversity_ratio = o->diversity_filter_ratio;
     x->next_fit = x->plan_size / 4 ? x->plan_size / 4 : 1;
     x->space_len = at_space_len(x->space);

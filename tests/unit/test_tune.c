@@ -319,7 +319,8 @@ static void history_should_keep_the_records_of_the_tasks_template(void **state)
     assert_int_equal(at_tune_history_n_workloads(h), 1);
     assert_int_equal(at_task_args(recs[0].task)->u.matmul.n, 32);
 
-    at_tuner_opts to = {.seed = 1, .plan_size = 16, .sa_n_iter = 20, .sa_parallel_size = 16, .max_rounds = 60};
+    at_tuner_opts to = {.seed = 1, .plan_size = 16, .sa_n_iter = 20, .sa_parallel_size = 16, .max_rounds = 60,
+                        .min_seed_records = 1};
     at_tuner *tuner;
     assert_ok(at_tuner_new("xgb_knob", task, &to, &tuner));
     size_t used = 0;

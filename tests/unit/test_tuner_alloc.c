@@ -85,7 +85,7 @@ static at_status step_run(void *p)
 {
     run_ctx *c = p;
     at_tuner_opts o = {.seed = 1, .plan_size = 8, .sa_n_iter = 3, .sa_parallel_size = 4, .max_rounds = 10,
-                       .pop_size = 8};
+                       .pop_size = 8, .min_seed_records = 1};
     at_tuner *t = NULL;
     at_status st = at_tuner_new(c->name, c->task, &o, &t);
     if (st == AT_OK && c->n_recs) st = at_tuner_load_history(t, c->recs, c->n_recs, NULL);

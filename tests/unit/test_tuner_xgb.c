@@ -234,9 +234,16 @@ static void history_of_another_workload_should_plan_the_first_trials(void **stat
     const char *names[] = {"xgb_rank_knob", "xgb_itervar"};
     for (size_t k = 0; k < 2; k++) {
         at_tuner_opts o = quick_opts(21);
-        at_tuner *with, *without;
+        at_tuner *with, *without, *below_min;
+        assert_ok(at_tuner_new(names[k], task, &o, &below_min)); /* TVM's min_seed_records: 500 */
+        o.min_seed_records = other.n;
         assert_ok(at_tuner_new(names[k], task, &o, &with));
         assert_ok(at_tuner_new(names[k], task, &o, &without));
+        size_t used_below = 99;
+        at_log_set_sink(count_warnings, NULL);
+        assert_ok(at_tuner_load_history(below_min, recs, n, &used_below));
+        at_log_set_sink(NULL, NULL);
+        assert_int_equal(used_below, 0);
         size_t used = 0;
         n_warnings = 0;
         at_log_set_sink(count_warnings, NULL);
@@ -248,6 +255,9 @@ static void history_of_another_workload_should_plan_the_first_trials(void **stat
         print_message("%s: first 12 trials average %.1f GFLOPS with history, %.1f without\n", names[k], fw / 1e9,
                       fo / 1e9);
         assert_true(fw > 1.2 * fo);
+        /* 160 records are too few by default: the first trials are the ones without history */
+        assert_true(first_batch_flops(below_min, task, 12) == fo);
+        at_tuner_free(below_min);
         at_tuner_free(with);
         at_tuner_free(without);
     }
