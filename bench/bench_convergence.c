@@ -9,7 +9,7 @@
  *
  *   bench_convergence [--device SPEC] [--workers N] [--n-trial N] [--seeds N] [--tuners LIST]
  *                     [--tasks LIST] [--number N] [--repeat N] [--log-dir DIR]
- *                     [--oracle DIR|LOG [--full] [--pct P]] [--in-order]
+ *                     [--oracle DIR|LOG [--full] [--pct P]] [--in-order] [--first-seed K] [--per-run]
  *
  * With --oracle the tuners, the tuning loop and its trial counting are the real ones (a config
  * that cannot instantiate is no trial; one the oracle lacks is an error trial, and the report
@@ -60,6 +60,8 @@ typedef struct bench {
     at_bench_oracle    *oracle;             /* --oracle; NULL: measure on OpenCL */
     bool                full;               /* --oracle --full: no stop at the target */
     bool                in_order;           /* --in-order: transfer from the tasks listed earlier */
+    size_t              first_seed;         /* --first-seed: tuner seeds first_seed, first_seed + 1, ... */
+    bool                per_run;            /* --per-run: one line per run (to merge split invocations) */
     double              frac;               /* --oracle: the target, a fraction of the best (--pct) */
     size_t              task_no[MAX_TASKS]; /* 1-based extraction (or oracle) numbers */
     size_t              n_tasks;
@@ -79,11 +81,14 @@ static void usage(void)
             "                         [--tuners random,ga,xgb,xgb_knob,xgb_rank,xgb_rank_knob]\n"
             "                         [--tasks 7,9,12,17] [--number N] [--repeat N] [--log-dir DIR]\n"
             "                         [--oracle DIR|LOG [--full] [--pct P]] [--in-order]\n"
+            "                         [--first-seed K] [--per-run]\n"
             "--tasks: 1-based numbers of `autotvm tasks resnet-18 --ops all`; --log-dir keeps the logs\n"
             "and reuses the complete runs already logged there (not with --oracle); --oracle replays the\n"
             "logs of DIR (or LOG) instead of measuring, --full runs every trial instead of stopping at the\n"
             "target, --pct sets the target (default 95 %% of the oracle's best); --in-order gives each\n"
-            "transfer run the transfer logs of the tasks listed before it (the order `tune` runs them in)\n");
+            "transfer run the transfer logs of the tasks listed before it (the order `tune` runs them in);\n"
+            "--first-seed K seeds the tuners K, K+1, ...; --per-run prints each run's trials to the target\n"
+            "(`run TUNER TASK TRANSFER SEED TRIALS`, -1: never), so split invocations can be merged\n");
     exit(2);
 }
 
@@ -254,7 +259,7 @@ static at_status run_one(bench *b, size_t ti, size_t s, size_t k, int tl)
             tr->n = 0;
         }
     }
-    at_tuner_opts tu = {.seed = s};
+    at_tuner_opts tu = {.seed = b->first_seed + s};
     if (run) st = at_tuner_new(b->tuner[ti], task, &tu, &tuner);
     if (run && st == AT_OK && b->oracle && !b->full) st = wrap_until(&tuner, task, oracle_target_flops(b, k));
     size_t missed0 = b->oracle ? at_bench_oracle_at(b->oracle, b->task_no[k] - 1)->n_missed : 0;
@@ -420,6 +425,15 @@ static void report_oracle(const bench *b)
                ot->n_configs, ot->n_ok, ot->best_flops / 1e9, (long long)ot->best_index, pct, target, n_within);
         printf("  %-16s %-16s %-8s %-22s %8s %8s\n", "tuner", "trials to target", "reached", "with transfer (records)",
                "invalid", "missing");
+        for (size_t ti = 0; ti < b->n_tuners && b->per_run; ti++)
+            for (int tl = 0; tl < 2; tl++)
+                for (size_t s = 0; s < b->n_seeds; s++) {
+                    const trace *tr = &b->runs[tl][ti][s][k];
+                    size_t t = trials_to(tr, target);
+                    if (tr->ran) /* run TUNER TASK TRANSFER SEED TRIALS (-1: never) */
+                        printf("  run %s %zu %d %zu %lld\n", b->tuner[ti], b->task_no[k], tl, b->first_seed + s,
+                               t == SIZE_MAX ? -1LL : (long long)t);
+                }
         for (size_t ti = 0; ti < b->n_tuners; ti++) {
             size_t reached, reached_tl, invalid = 0, missed = 0;
             per_task[0][ti][k] = median_trials(b, ti, 0, k, target, &reached);
@@ -503,6 +517,10 @@ int main(int argc, char **argv)
             b.in_order = true;
             continue;
         }
+        if (!strcmp(argv[i], "--per-run")) {
+            b.per_run = true;
+            continue;
+        }
         if (i + 1 >= argc) usage();
         const char *opt = argv[i], *val = argv[++i];
         if (!strcmp(opt, "--oracle"))
@@ -517,6 +535,8 @@ int main(int argc, char **argv)
             mo.n_parallel = (int)parse_pos(val);
         else if (!strcmp(opt, "--n-trial"))
             b.n_trial = parse_pos(val);
+        else if (!strcmp(opt, "--first-seed"))
+            b.first_seed = parse_pos(val);
         else if (!strcmp(opt, "--seeds"))
             b.n_seeds = parse_pos(val);
         else if (!strcmp(opt, "--number"))
