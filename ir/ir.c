@@ -97,6 +97,62 @@ size_t at_ir_program_n_params(const at_ir_program *p)
     return n;
 }
 
+bool at_ir_program_prepares(const at_ir_program *p, const at_ir_buffer *b)
+{
+    for (size_t k = 0; k < p->n_kernels; k++)
+        if (p->kernels[k].prepare && at_ir_stmt_stores_to(p->kernels[k].body, b)) return true;
+    return false;
+}
+
+static bool expr_loads_from(const at_ir_expr *e, const at_ir_buffer *b)
+{
+    if (!e) return false;
+    switch (e->kind) {
+    case AT_IR_LOAD: return e->u.load.buf == b || expr_loads_from(e->u.load.index, b);
+    case AT_IR_BINARY: return expr_loads_from(e->u.bin.a, b) || expr_loads_from(e->u.bin.b, b);
+    case AT_IR_UNARY: return expr_loads_from(e->u.un.a, b);
+    case AT_IR_SELECT:
+        return expr_loads_from(e->u.select.cond, b) || expr_loads_from(e->u.select.t, b) ||
+               expr_loads_from(e->u.select.f, b);
+    case AT_IR_CAST: return expr_loads_from(e->u.cast.a, b);
+    case AT_IR_BROADCAST: return expr_loads_from(e->u.broadcast.a, b);
+    case AT_IR_LANE: return expr_loads_from(e->u.lane.a, b);
+    case AT_IR_VECTOR:
+        for (size_t i = 0; i < e->u.vector.n; i++)
+            if (expr_loads_from(e->u.vector.elems[i], b)) return true;
+        return false;
+    case AT_IR_CALL:
+        for (size_t i = 0; i < e->u.call.n_args; i++)
+            if (expr_loads_from(e->u.call.args[i], b)) return true;
+        return false;
+    case AT_IR_INT_IMM:
+    case AT_IR_FLOAT_IMM:
+    case AT_IR_VAR:
+    case AT_IR_EXPR_KIND_COUNT: return false;
+    }
+    return false;
+}
+
+bool at_ir_stmt_loads_from(const at_ir_stmt *s, const at_ir_buffer *b)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case AT_IR_FOR: return at_ir_stmt_loads_from(s->u.loop.body, b);
+    case AT_IR_STORE: return expr_loads_from(s->u.store.index, b) || expr_loads_from(s->u.store.value, b);
+    case AT_IR_SEQ:
+        for (size_t i = 0; i < s->u.seq.n; i++)
+            if (at_ir_stmt_loads_from(s->u.seq.items[i], b)) return true;
+        return false;
+    case AT_IR_IF:
+        return expr_loads_from(s->u.if_.cond, b) || at_ir_stmt_loads_from(s->u.if_.then_s, b) ||
+               at_ir_stmt_loads_from(s->u.if_.else_s, b);
+    case AT_IR_LET: return expr_loads_from(s->u.let.value, b) || at_ir_stmt_loads_from(s->u.let.body, b);
+    case AT_IR_BARRIER:
+    case AT_IR_STMT_KIND_COUNT: return false;
+    }
+    return false;
+}
+
 bool at_ir_stmt_stores_to(const at_ir_stmt *s, const at_ir_buffer *b)
 {
     if (!s) return false;

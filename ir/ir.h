@@ -211,6 +211,13 @@ size_t at_ir_program_n_params(const at_ir_program *p);
 /* Does statement s (NULL: no) store into buffer b anywhere? */
 bool at_ir_stmt_stores_to(const at_ir_stmt *s, const at_ir_buffer *b);
 
+/* Does statement s (NULL: no) load from buffer b anywhere? */
+bool at_ir_stmt_loads_from(const at_ir_stmt *s, const at_ir_buffer *b);
+
+/* Does a preparation kernel of p write b? Such a temporary holds packed weights from the first
+ * run on (the role of TVM's pre-packed kernel argument). */
+bool at_ir_program_prepares(const at_ir_program *p, const at_ir_buffer *b);
+
 /* ---- builder -------------------------------------------------------------------------------- */
 
 /* The builder a template schedules through: a program under construction in an arena. */

@@ -21,6 +21,7 @@
 #ifndef AT_MEASURE_CPU_H
 #define AT_MEASURE_CPU_H
 
+#include "ir/ir.h"
 #include "measure/measure.h"
 #include "measure/ocl.h"
 
@@ -42,9 +43,15 @@ at_meas_ocl *at_meas_cpu_of(const at_meas_runner *r);
  * AT_EUNSUPPORTED for another family (VTA has measure/vta_runner.h). */
 at_status at_meas_local_runner_new(at_target_family family, const at_measure_opts *opts, at_meas_runner **out);
 
-/* Removes every argument buffer but the first from the CPU's data caches (clflush per line on
- * x86-64, dc civac on AArch64; nothing elsewhere): TVM's cache_flush_cpu_non_first_arg.
- * bufs[i] holds bytes[i] bytes. */
+/* Removes the n buffers from the CPU's data caches (clflush per line on x86-64, dc civac on
+ * AArch64; nothing elsewhere). bufs[i] holds bytes[i] bytes. */
 void at_meas_cpu_cache_flush(void *const *bufs, const size_t *bytes, size_t n);
+
+/* The buffers of p that TVM's cache_flush_cpu_non_first_arg flushes, as indexes into p->bufs
+ * written to idx (room for p->n_bufs); returns their count: every argument but the first, and
+ * the temporaries a preparation kernel packs from the arguments but the first. The latter are
+ * TVM's pre-packed kernel argument: a network reads them cold, and a flush that kept them
+ * cached would time the weights hot. */
+size_t at_meas_cpu_flush_set(const at_ir_program *p, size_t *idx);
 
 #endif

@@ -18,7 +18,7 @@
 
 void at_meas_cpu_cache_flush(void *const *bufs, const size_t *bytes, size_t n)
 {
-    for (size_t i = 1; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         const char *p = bufs[i];
         if (!p) continue;
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -41,6 +41,28 @@ void at_meas_cpu_cache_flush(void *const *bufs, const size_t *bytes, size_t n)
 #endif
 }
 
+/* A temporary that a preparation kernel fills from the other arguments, not from the data:
+ * TVM's packed kernel argument (the packed data, made from the first argument, is its first). */
+static bool packed_from_other_args(const at_ir_program *p, const at_ir_buffer *b)
+{
+    bool packed = false;
+    for (size_t k = 0; k < p->n_kernels; k++) {
+        const at_ir_kernel *kn = &p->kernels[k];
+        if (!kn->prepare || !at_ir_stmt_stores_to(kn->body, b)) continue;
+        if (at_ir_stmt_loads_from(kn->body, p->bufs[0])) return false;
+        packed = true;
+    }
+    return packed;
+}
+
+size_t at_meas_cpu_flush_set(const at_ir_program *p, size_t *idx)
+{
+    size_t n = 0, n_params = at_ir_program_n_params(p);
+    for (size_t i = 1; i < p->n_bufs; i++)
+        if (i < n_params || packed_from_other_args(p, p->bufs[i])) idx[n++] = i;
+    return n;
+}
+
 #if AT_MEASURE_LLVM
 
 typedef struct cpu_worker {
@@ -51,6 +73,8 @@ typedef struct cpu_worker {
     void        **bufs;  /* by program buffer: the task's tensors, then owned temporaries */
     size_t       *bytes;
     size_t        n_bufs, n_params;
+    void        **flush_bufs; /* at_meas_cpu_flush_set's buffers (borrowed from bufs) */
+    size_t       *flush_bytes, n_flush;
 } cpu_worker;
 
 static cpu_worker *cw(at_meas_wk *w)
@@ -66,10 +90,14 @@ static void drop_art(at_meas_wk *w)
         for (size_t i = c->n_params; i < c->n_bufs; i++) at_free(c->bufs[i]);
     at_free(c->bufs);
     at_free(c->bytes);
+    at_free(c->flush_bufs);
+    at_free(c->flush_bytes);
     c->jit = NULL;
     c->bufs = NULL;
     c->bytes = NULL;
-    c->n_bufs = c->n_params = 0;
+    c->flush_bufs = NULL;
+    c->flush_bytes = NULL;
+    c->n_bufs = c->n_params = c->n_flush = 0;
 }
 
 /* IR -> LLVM IR -> O3 -> LLJIT in one step: all of it counts as compile. */
@@ -100,6 +128,18 @@ static void launch(at_meas_wk *w, at_meas_wk_outcome *oc)
             ok = c->bufs[i] != NULL;
         }
     }
+    size_t *idx = ok ? at_calloc(c->n_bufs + 1, sizeof *idx) : NULL;
+    c->flush_bufs = ok ? at_calloc(c->n_bufs + 1, sizeof *c->flush_bufs) : NULL;
+    c->flush_bytes = ok ? at_calloc(c->n_bufs + 1, sizeof *c->flush_bytes) : NULL;
+    ok = ok && idx && c->flush_bufs && c->flush_bytes;
+    if (ok) {
+        c->n_flush = at_meas_cpu_flush_set(prog, idx);
+        for (size_t k = 0; k < c->n_flush; k++) {
+            c->flush_bufs[k] = c->bufs[idx[k]];
+            c->flush_bytes[k] = c->bytes[idx[k]];
+        }
+    }
+    at_free(idx);
     if (!ok) at_meas_wk_fail(oc, AT_MEAS_UNKNOWN_ERROR, "out of memory for the program's buffers");
 }
 
@@ -118,7 +158,7 @@ static at_status time_fn(void *ctx, int64_t number, double *duration_ms)
 static at_status flush_fn(void *ctx)
 {
     cpu_worker *c = ctx;
-    at_meas_cpu_cache_flush(c->bufs, c->bytes, c->n_params);
+    at_meas_cpu_cache_flush(c->flush_bufs, c->flush_bytes, c->n_flush);
     return AT_OK;
 }
 

@@ -341,15 +341,6 @@ static prepared *cached(at_net_exec *e, const prog_key *key)
     return NULL;
 }
 
-/* Does a preparation kernel of p write b? Such a temporary holds packed weights from the first
- * run on, so it must be the launch site's own. */
-static bool prepared_by(const at_ir_program *p, const at_ir_buffer *b)
-{
-    for (size_t k = 0; k < p->n_kernels; k++)
-        if (p->kernels[k].prepare && at_ir_stmt_stores_to(p->kernels[k].body, b)) return true;
-    return false;
-}
-
 /* The workspace slot j, growing to hold bytes (allocated by alloc_workspace). */
 static at_status need_work(at_net_exec *e, size_t j, size_t bytes)
 {
@@ -396,7 +387,7 @@ static at_status push_step(at_net_exec *e, prepared *q, void *const *args, size_
     size_t n_borrowed = 0;
     for (size_t k = n_args; k < p->n_bufs; k++) {
         size_t bytes = (size_t)p->bufs[k]->size * at_ir_type_bytes(p->bufs[k]->elem);
-        if (prepared_by(p, p->bufs[k])) {
+        if (at_ir_program_prepares(p, p->bufs[k])) {
             AT_TRY(e->be->buf_new(e->ctx, bytes, &s->bufs[k]));
         } else {
             AT_TRY(need_work(e, n_borrowed, bytes));

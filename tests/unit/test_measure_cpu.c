@@ -19,10 +19,12 @@
 #include <cmocka.h>
 
 #include "core/alloc.h"
+#include "core/arena.h"
 #include "core/clock.h"
 #include "measure/cpu.h"
 #include "measure/rpc_handler.h"
 #include "measure/rpc_proto.h"
+#include "templates/template.h"
 #include "tests/support/test_measure_support.h"
 #include "tests/support/test_support.h"
 
@@ -293,19 +295,55 @@ static void preproc_should_run_once_before_each_round(void **state)
     for (int i = 0; i < 3; i++) assert_true(fabs(costs[i] - 1e-3) < 1e-12);
 }
 
-static void cache_flush_should_touch_every_argument_but_the_first(void **state)
+static void cache_flush_should_leave_the_data_intact(void **state)
 {
     (void)state;
-    /* a flush must leave the data intact (it writes back, never discards) */
-    unsigned char a[256], b[4096], c[100];
-    memset(a, 1, sizeof a);
+    /* a flush writes back, never discards */
+    unsigned char b[4096], c[100];
     memset(b, 2, sizeof b);
     memset(c, 3, sizeof c);
-    void *const bufs[3] = {a, b, c};
-    const size_t bytes[3] = {sizeof a, sizeof b, sizeof c};
-    at_meas_cpu_cache_flush(bufs, bytes, 3);
+    void *const bufs[2] = {b, c};
+    const size_t bytes[2] = {sizeof b, sizeof c};
+    at_meas_cpu_cache_flush(bufs, bytes, 2);
     for (size_t i = 0; i < sizeof b; i++) assert_int_equal(b[i], 2);
     for (size_t i = 0; i < sizeof c; i++) assert_int_equal(c[i], 3);
+}
+
+/* TVM flushes every argument but the data, and in TVM's x86 tuning data and kernel arguments
+ * are already packed; here they are the temporaries data_vec and kernel_vec, written by
+ * preparation kernels: kernel_vec is flushed, data_vec (the data) and the padded input
+ * (rewritten by every run) are not. */
+static void cache_flush_should_take_the_packed_weights_with_the_arguments(void **state)
+{
+    (void)state;
+    at_task *t;
+    assert_ok(at_task_create("conv2d_NCHWc.x86", AT_TARGET_LLVM, "1,64,56,56,64,3,3,1,1", &t));
+    at_config *c;
+    assert_ok(at_task_config(t, 0, &c));
+    at_arena *ar;
+    assert_ok(at_arena_new(0, &ar));
+    const at_ir_program *p;
+    assert_ok(at_task_instantiate(t, c, ar, &p));
+    size_t idx[64], n_params = at_ir_program_n_params(p);
+    assert_true(p->n_bufs <= 64);
+    size_t n = at_meas_cpu_flush_set(p, idx);
+    bool in[64] = {false};
+    for (size_t k = 0; k < n; k++) in[idx[k]] = true;
+    assert_false(in[0]); /* the data */
+    for (size_t i = 1; i < n_params; i++) assert_true(in[i]);
+    bool kvec = false, dvec = false, pad = false;
+    for (size_t i = n_params; i < p->n_bufs; i++) {
+        if (!strcmp(p->bufs[i]->name, "kernel_vec")) kvec = in[i];
+        if (!strcmp(p->bufs[i]->name, "data_vec")) dvec = !in[i]; /* TVM's first argument */
+        if (!strcmp(p->bufs[i]->name, "data_pad")) pad = !in[i];
+    }
+    assert_true(kvec);
+    assert_true(dvec);
+    assert_true(pad);
+    assert_int_equal(n, n_params); /* the arguments but the data, plus kernel_vec */
+    at_arena_free(ar);
+    at_config_free(c);
+    at_task_free(t);
 }
 
 /* ---- runner ---------------------------------------------------------------------------------- */
@@ -398,7 +436,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(preproc_should_run_once_before_each_round),
-        cmocka_unit_test(cache_flush_should_touch_every_argument_but_the_first),
+        cmocka_unit_test(cache_flush_should_leave_the_data_intact),
+        cmocka_unit_test(cache_flush_should_take_the_packed_weights_with_the_arguments),
         cmocka_unit_test(matmul_configs_across_the_space_should_run_and_verify),
         cmocka_unit_test(faults_should_cost_one_trial_each_and_land_on_their_configs),
         cmocka_unit_test(a_kernel_that_segfaults_should_cost_one_trial_and_the_next_should_run),
