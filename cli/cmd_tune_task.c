@@ -150,8 +150,9 @@ int at_cmd_tune_task(int argc, char **argv)
 {
     const char *args = NULL, *tuner_name = NULL, *n_trial_s = NULL, *log_path = NULL, *early_s = NULL,
                *seed_s = NULL, *history_path = NULL, *prefix = "[Task  1/ 1] ", *plan_s = NULL, *div_s = NULL,
-               *min_seed_s = NULL, *xgb_threads_s = NULL, *pop_s = NULL, *elite_s = NULL, *mut_s = NULL, *device = NULL, *number = NULL,
-               *repeat = NULL, *min_repeat = NULL, *timeout = NULL, *build_timeout = NULL, *cooldown = NULL,
+               *min_seed_s = NULL, *xgb_threads_s = NULL, *pop_s = NULL, *elite_s = NULL, *mut_s = NULL,
+               *device = NULL, *number = NULL, *repeat = NULL, *min_repeat = NULL, *timeout = NULL,
+               *build_timeout = NULL, *cooldown = NULL,
                *n_parallel = NULL, *target_string = NULL, *cache_dir = NULL, *rpc_key = NULL, *tracker = NULL,
                *priority = NULL, *auth_key = NULL, *target_name = "opencl", *vta_config = NULL,
                *threads = NULL;

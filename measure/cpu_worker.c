@@ -73,8 +73,8 @@ typedef struct cpu_worker {
     void        **bufs;  /* by program buffer: the task's tensors, then owned temporaries */
     size_t       *bytes;
     size_t        n_bufs, n_params;
-    void        **flush_bufs; /* at_meas_cpu_flush_set's buffers (borrowed from bufs) */
-    size_t       *flush_bytes, n_flush;
+    size_t       *flush_idx; /* at_meas_cpu_flush_set's buffers, as indexes into bufs */
+    size_t        n_flush;
 } cpu_worker;
 
 static cpu_worker *cw(at_meas_wk *w)
@@ -90,13 +90,11 @@ static void drop_art(at_meas_wk *w)
         for (size_t i = c->n_params; i < c->n_bufs; i++) at_free(c->bufs[i]);
     at_free(c->bufs);
     at_free(c->bytes);
-    at_free(c->flush_bufs);
-    at_free(c->flush_bytes);
+    at_free(c->flush_idx);
     c->jit = NULL;
     c->bufs = NULL;
     c->bytes = NULL;
-    c->flush_bufs = NULL;
-    c->flush_bytes = NULL;
+    c->flush_idx = NULL;
     c->n_bufs = c->n_params = c->n_flush = 0;
 }
 
@@ -128,18 +126,9 @@ static void launch(at_meas_wk *w, at_meas_wk_outcome *oc)
             ok = c->bufs[i] != NULL;
         }
     }
-    size_t *idx = ok ? at_calloc(c->n_bufs + 1, sizeof *idx) : NULL;
-    c->flush_bufs = ok ? at_calloc(c->n_bufs + 1, sizeof *c->flush_bufs) : NULL;
-    c->flush_bytes = ok ? at_calloc(c->n_bufs + 1, sizeof *c->flush_bytes) : NULL;
-    ok = ok && idx && c->flush_bufs && c->flush_bytes;
-    if (ok) {
-        c->n_flush = at_meas_cpu_flush_set(prog, idx);
-        for (size_t k = 0; k < c->n_flush; k++) {
-            c->flush_bufs[k] = c->bufs[idx[k]];
-            c->flush_bytes[k] = c->bytes[idx[k]];
-        }
-    }
-    at_free(idx);
+    c->flush_idx = ok ? at_calloc(c->n_bufs + 1, sizeof *c->flush_idx) : NULL;
+    ok = ok && c->flush_idx;
+    if (ok) c->n_flush = at_meas_cpu_flush_set(prog, c->flush_idx);
     if (!ok) at_meas_wk_fail(oc, AT_MEAS_UNKNOWN_ERROR, "out of memory for the program's buffers");
 }
 
@@ -158,7 +147,10 @@ static at_status time_fn(void *ctx, int64_t number, double *duration_ms)
 static at_status flush_fn(void *ctx)
 {
     cpu_worker *c = ctx;
-    at_meas_cpu_cache_flush(c->flush_bufs, c->flush_bytes, c->n_flush);
+    for (size_t k = 0; k < c->n_flush; k++) {
+        size_t i = c->flush_idx[k];
+        at_meas_cpu_cache_flush(&c->bufs[i], &c->bytes[i], 1);
+    }
     return AT_OK;
 }
 
