@@ -8,7 +8,8 @@
  *
  * The tuning program, as TVM times it: the packed data (N, C/ic_bn, H, W, ic_bn) and kernel
  * (CO/oc_bn, C/ic_bn, KH, KW, ic_bn, oc_bn) are placeholders while TVM tunes, so preparation
- * kernels here; then topi's pad stage on the 5-D data (when padded) and the convolution. TVM's
+ * kernels here; then the convolution (TVM pads the data into a copy first, topi's pad stage; here
+ * the taps in the padding are skipped in place: templates/nchwc_x86.c says how). TVM's
  * tuned output is the 5-D conv itself; the op's signature is NCHW, so the conv's output stage is
  * TVM's own 4-D branch of the same schedule (unpack_NCHWc_to_nchw as the output, the conv computed
  * at its fused parallel axis): the block is written to NCHW with oc_block vectorized, and the
@@ -62,8 +63,7 @@ typedef struct plan {
     int64_t             reg_n, ow_chunk; /* tile_ow[-1] and the chunks of OW it makes (rounded up) */
     int64_t             oh_f, oh_chunk;  /* 1x1: tile_oh and the row chunks (rounded up) */
     bool                unroll_kw, one_by_one, packed;
-    const at_ir_buffer *out, *kvec, *xin; /* xin: the conv's 5-D input (padded when padding) */
-    int64_t             xh, xw;           /* xin's rows and columns */
+    const at_ir_buffer *out, *kvec, *xin; /* xin: the conv's NCHW[ic_bn]c input, read unpadded */
 } plan;
 
 static at_status read_config(const at_args *args, const at_config *c, plan *p)
@@ -152,10 +152,9 @@ static const at_ir_stmt *update_body(at_ir_sched *s, const plan *p, const at_ir_
 {
     const elem *e = ctx;
     const at_conv2d_geom *g = &p->g;
-    const at_ir_expr *h = at_ir_add(s, at_ir_mul(s, e->oh, at_tmpl_i(s, g->sh)), at_ir_mul(s, e->kh, at_tmpl_i(s, g->dh)));
-    const at_ir_expr *w = at_ir_add(s, at_ir_mul(s, e->ow, at_tmpl_i(s, g->sw)), at_ir_mul(s, e->kw, at_tmpl_i(s, g->dw)));
-    const at_ir_expr *xi[5] = {e->nn, e->icc, h, w, e->icb};
-    const int64_t xd[5] = {g->n, p->icc, p->xh, p->xw, p->ic_bn};
+    const at_ir_expr *xi[5] = {e->nn, e->icc, at_tmpl_nchwc_in_row(s, g, e->oh, e->kh), at_tmpl_nchwc_in_col(s, g, e->ow, e->kw),
+                               e->icb};
+    const int64_t xd[5] = {g->n, p->icc, g->ih, g->iw, p->ic_bn};
     const at_ir_expr *ki[6] = {e->oc, e->icc, e->kh, e->kw, e->icb, ocb};
     const int64_t kd[6] = {p->occ, p->icc, g->kh, g->kw, p->ic_bn, p->oc_bn};
     const at_ir_expr *x = at_tmpl_cast(s, p->ot, at_ir_load(s, p->xin, at_tmpl_index(s, xi, xd, 5), 1));
@@ -188,19 +187,11 @@ static const at_ir_expr *tail_guard(at_ir_sched *s, const plan *p, const at_ir_e
     return cond;
 }
 
-/* avx_common: parallel (n, oc_chunk, oh); per ow chunk, CC (reg_n x oc_bn) init, update, store. */
-static void conv_common(at_ir_sched *s, const plan *p)
+/* avx_common's ow chunk starting at column ow0: CC (reg_n x oc_bn) init, update, store. The update
+ * skips kernel rows in the padding; in a border chunk each tap is guarded by its column too. */
+static const at_ir_stmt *chunk_common(at_ir_sched *s, const plan *p, elem e, const at_ir_expr *ow0, bool border)
 {
     const at_conv2d_geom *g = &p->g;
-    const at_ir_buffer *cc = at_ir_alloc(s, "conv_global", p->ot, p->reg_n * p->oc_bn, AT_IR_PRIVATE);
-    at_tmpl_loop f = at_tmpl_loop_new(s, "n.occ.oh.fused", g->n * p->occ * g->oh, AT_IR_PARALLEL);
-    at_tmpl_loop owc = at_tmpl_loop_new(s, "ow.outer", p->ow_chunk, AT_IR_SERIAL);
-    const at_ir_expr *fv = at_ir_v(s, f.var);
-    elem e = {.cc = cc,
-              .nn = at_tmpl_unfuse(s, fv, p->occ * g->oh, g->n, true),
-              .oc = at_tmpl_unfuse(s, fv, g->oh, p->occ, false),
-              .oh = at_tmpl_unfuse(s, fv, 1, g->oh, false)};
-    const at_ir_expr *ow0 = at_ir_mul(s, at_ir_v(s, owc.var), at_tmpl_i(s, p->reg_n));
 
     /* init: ow_block unrolled, oc_block vectorized */
     at_tmpl_loop owb = at_tmpl_loop_new(s, "ow.inner.init", p->reg_n, AT_IR_UNROLLED);
@@ -210,7 +201,8 @@ static void conv_common(at_ir_sched *s, const plan *p)
     /* update: ic_chunk, kh, (ic_block, kw unrolled | kw, ic_block), ow_block unrolled, oc_block */
     at_tmpl_loop icc = at_tmpl_loop_new(s, "icc", p->icc, AT_IR_SERIAL), kh = at_tmpl_loop_new(s, "kh", g->kh, AT_IR_SERIAL);
     at_tmpl_loop icb = at_tmpl_loop_new(s, "icb", p->ic_bn, AT_IR_SERIAL);
-    at_tmpl_loop kw = at_tmpl_loop_new(s, "kw", g->kw, p->unroll_kw ? AT_IR_UNROLLED : AT_IR_SERIAL);
+    /* kw unrolled in a border chunk too, so that its column guards fold to constants */
+    at_tmpl_loop kw = at_tmpl_loop_new(s, "kw", g->kw, p->unroll_kw || border ? AT_IR_UNROLLED : AT_IR_SERIAL);
     owb = at_tmpl_loop_new(s, "ow.inner", p->reg_n, AT_IR_UNROLLED);
     e.icc = at_ir_v(s, icc.var);
     e.kh = at_ir_v(s, kh.var);
@@ -218,9 +210,13 @@ static void conv_common(at_ir_sched *s, const plan *p)
     e.kw = at_ir_v(s, kw.var);
     e.ow = at_ir_add(s, ow0, at_ir_v(s, owb.var));
     e.cc_base = at_ir_mul(s, at_ir_v(s, owb.var), at_tmpl_i(s, p->oc_bn));
-    const at_ir_stmt *upd = at_tmpl_nest(s, &owb, 1, guarded(s, tail_guard(s, p, e.oh, e.ow), over_ocb(s, p, "ocb", update_body, &e)));
-    at_tmpl_loop red[4] = {icc, kh, p->unroll_kw ? icb : kw, p->unroll_kw ? kw : icb};
-    upd = at_tmpl_nest(s, red, 4, upd);
+    const at_ir_expr *cond = tail_guard(s, p, e.oh, e.ow);
+    if (border) cond = at_tmpl_and(s, cond, at_tmpl_nchwc_col_inside(s, g, at_tmpl_nchwc_in_col(s, g, e.ow, e.kw)));
+    const at_ir_stmt *upd = at_tmpl_nest(s, &owb, 1, guarded(s, cond, over_ocb(s, p, "ocb", update_body, &e)));
+    at_tmpl_loop inner[2] = {p->unroll_kw ? icb : kw, p->unroll_kw ? kw : icb};
+    upd = guarded(s, at_tmpl_nchwc_row_inside(s, g, at_tmpl_nchwc_in_row(s, g, e.oh, e.kh)), at_tmpl_nest(s, inner, 2, upd));
+    at_tmpl_loop outer[2] = {icc, kh};
+    upd = at_tmpl_nest(s, outer, 2, upd);
 
     /* the block written out: ow_block, oc_block vectorized */
     owb = at_tmpl_loop_new(s, "ow.inner.out", p->reg_n, AT_IR_SERIAL);
@@ -229,7 +225,30 @@ static void conv_common(at_ir_sched *s, const plan *p)
     const at_ir_stmt *st = at_tmpl_nest(s, &owb, 1, guarded(s, tail_guard(s, p, e.oh, e.ow), over_ocb(s, p, "ocb.out", store_body, &e)));
 
     const at_ir_stmt *items[3] = {init, upd, st};
-    at_ir_add_kernel(s, "conv2d_NCHWc_kernel", at_tmpl_nest(s, &f, 1, at_tmpl_nest(s, &owc, 1, at_ir_seq(s, items, 3))));
+    return at_ir_seq(s, items, 3);
+}
+
+/* avx_common: parallel (n, oc_chunk, oh); ow split by reg_n, the border chunks and the interior
+ * ones in loops of their own (templates/nchwc_x86.c). */
+static void conv_common(at_ir_sched *s, const plan *p)
+{
+    const at_conv2d_geom *g = &p->g;
+    const at_ir_buffer *cc = at_ir_alloc(s, "conv_global", p->ot, p->reg_n * p->oc_bn, AT_IR_PRIVATE);
+    at_tmpl_loop f = at_tmpl_loop_new(s, "n.occ.oh.fused", g->n * p->occ * g->oh, AT_IR_PARALLEL);
+    const at_ir_expr *fv = at_ir_v(s, f.var);
+    elem e = {.cc = cc,
+              .nn = at_tmpl_unfuse(s, fv, p->occ * g->oh, g->n, true),
+              .oc = at_tmpl_unfuse(s, fv, g->oh, p->occ, false),
+              .oh = at_tmpl_unfuse(s, fv, 1, g->oh, false)};
+    at_tmpl_chunk_range r[3];
+    size_t nr = at_tmpl_nchwc_chunk_ranges(g, p->reg_n, p->ow_chunk, r);
+    const at_ir_stmt *loops[3];
+    for (size_t i = 0; i < nr; i++) {
+        at_tmpl_loop owc = at_tmpl_loop_new(s, "ow.outer", r[i].end - r[i].begin, at_tmpl_nchwc_chunk_loop_kind(&r[i]));
+        const at_ir_expr *ow0 = at_ir_mul(s, at_ir_add(s, at_ir_v(s, owc.var), at_tmpl_i(s, r[i].begin)), at_tmpl_i(s, p->reg_n));
+        loops[i] = at_tmpl_nest(s, &owc, 1, chunk_common(s, p, e, ow0, r[i].border));
+    }
+    at_ir_add_kernel(s, "conv2d_NCHWc_kernel", at_tmpl_nest(s, &f, 1, at_ir_seq(s, loops, nr)));
 }
 
 /* avx_1x1: parallel (n, oc_chunk, oh outer); CC covers oh_f rows of the whole (rounded) width. */
@@ -264,7 +283,11 @@ static void conv_1x1(at_ir_sched *s, const plan *p)
     e.oh = at_ir_add(s, oh0, at_ir_v(s, ul[2].var));
     e.ow = at_ir_add(s, ow0, at_ir_v(s, ul[3].var));
     e.cc_base = CC_BASE(at_ir_v(s, ul[2].var), e.ow);
-    const at_ir_stmt *upd = at_tmpl_nest(s, ul, 4, guarded(s, tail_guard(s, p, e.oh, e.ow), over_ocb(s, p, "ocb", update_body, &e)));
+    /* a padded 1x1 convolution (rare) guards every tap */
+    const at_ir_expr *tap_ok = at_tmpl_and(s, at_tmpl_nchwc_row_inside(s, g, at_tmpl_nchwc_in_row(s, g, e.oh, e.kh)),
+                                           at_tmpl_nchwc_col_inside(s, g, at_tmpl_nchwc_in_col(s, g, e.ow, e.kw)));
+    const at_ir_stmt *upd =
+        at_tmpl_nest(s, ul, 4, guarded(s, at_tmpl_and(s, tail_guard(s, p, e.oh, e.ow), tap_ok), over_ocb(s, p, "ocb", update_body, &e)));
 
     /* the output stage's order: ow outer, oh inner, ow inner, oc_block vectorized */
     at_tmpl_loop ol[3] = {at_tmpl_loop_new(s, "ow.outer.out", p->ow_chunk, AT_IR_SERIAL),
@@ -296,16 +319,7 @@ static at_status build(const at_args *args, const at_config *c, at_ir_sched *s, 
         at_tmpl_nchwc_data_vec(s, data, x, g->n, g->ci, g->ih, g->iw, p.ic_bn);
     }
     kernel_vec_stage(s, &p, kernel);
-    bool dopad = g->pt || g->pl || g->pb || g->pr;
-    p.xh = dopad ? g->ihp : g->ih;
-    p.xw = dopad ? g->iwp : g->iw;
     p.xin = x;
-    if (dopad) {
-        if ((double)g->n * g->ci * g->ihp * g->iwp > (double)(1LL << 31) - 1)
-            return AT_FAIL(AT_EINVAL, "conv2d_NCHWc.x86: the padded input has more than 2^31 elements");
-        p.xin = at_ir_temp(s, "data_pad", a->dtype, g->n * g->ci * g->ihp * g->iwp);
-        at_tmpl_nchwc_pad(s, g, x, p.xin, p.ic_bn);
-    }
     if (p.one_by_one)
         conv_1x1(s, &p);
     else

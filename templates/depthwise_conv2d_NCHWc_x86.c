@@ -6,9 +6,10 @@
  *
  * The tuning program, as TVM times it: the packed data (N, C/ic_bn, H, W, ic_bn) and kernel
  * (C/oc_bn, 1, KH, KW, 1, oc_bn) are placeholders while TVM tunes (preparation kernels here), then
- * topi's pad stage on the 5-D data (when padded) and the convolution: batch outermost, (oc_chunk,
- * oh) fused and parallel, ow split by tile_ow; per ow chunk the cached block CC (tile_ow x oc_bn):
- * init, then kh, kw (unrolled when unroll_kw), ow_block unrolled, oc_block vectorized; channel c =
+ * the convolution: batch outermost, (oc_chunk, oh) fused and parallel, ow split by tile_ow; per ow
+ * chunk the cached block CC (tile_ow x oc_bn): init, then kh, kw (unrolled when unroll_kw),
+ * ow_block unrolled, oc_block vectorized. TVM pads the data into a copy first (topi's pad stage);
+ * here the taps in the padding are skipped in place (templates/nchwc_x86.c says how); channel c =
  * oc_chunk oc_bn + oc_block reads input block c / ic_bn, lane c % ic_bn. As for conv2d_NCHWc.x86,
  * the tuning output is written NCHW through TVM's 4-D output branch (the cached row folded into
  * the store), and the network runs schedule_packed: NCHW[ic_bn]c in, NCHW[oc_bn]c out.
@@ -33,8 +34,7 @@ typedef struct plan {
     at_ir_type          ot;
     int64_t             ic_bn, oc_bn, tw;
     bool                unroll_kw, packed;
-    const at_ir_buffer *out, *kvec, *xin;
-    int64_t             xh, xw;
+    const at_ir_buffer *out, *kvec, *xin; /* xin: the NCHW[ic_bn]c input, read unpadded */
 } plan;
 
 /* kernel_vec[occ][0][kh][kw][0][ocb] = kernel[occ oc_bn + ocb][0][kh][kw] */
@@ -65,17 +65,13 @@ static const at_ir_stmt *over(at_ir_sched *s, at_tmpl_axis ax, const at_ir_stmt 
     return at_tmpl_nest(s, l, n, body);
 }
 
-static void conv_stage(at_ir_sched *s, const plan *p)
+/* init, update and write-out of the ow chunk starting at column ow0; border: the chunk reads padded
+ * columns, so each tap is guarded */
+static const at_ir_stmt *chunk(at_ir_sched *s, const plan *p, const at_ir_buffer *cc, const at_ir_expr *nn,
+                               const at_ir_expr *oc, const at_ir_expr *oh, const at_ir_expr *ow0, bool border)
 {
     const at_conv2d_geom *g = &p->g;
     const int64_t occ = g->co / p->oc_bn, tw = p->tw;
-    const at_ir_buffer *cc = at_ir_alloc(s, "conv_global", p->ot, tw * p->oc_bn, AT_IR_PRIVATE);
-    at_tmpl_loop nb = at_tmpl_loop_new(s, "n", g->n, AT_IR_SERIAL);
-    at_tmpl_loop f = at_tmpl_loop_new(s, "occ.oh.fused", occ * g->oh, AT_IR_PARALLEL);
-    at_tmpl_loop owc = at_tmpl_loop_new(s, "ow.outer", g->ow / tw, AT_IR_SERIAL);
-    const at_ir_expr *nn = at_ir_v(s, nb.var), *fv = at_ir_v(s, f.var);
-    const at_ir_expr *oc = at_tmpl_unfuse(s, fv, g->oh, occ, true), *oh = at_tmpl_unfuse(s, fv, 1, g->oh, false);
-    const at_ir_expr *ow0 = at_ir_mul(s, at_ir_v(s, owc.var), at_tmpl_i(s, tw));
 
     /* init */
     at_tmpl_loop wi = at_tmpl_loop_new(s, "ow.inner.init", tw, AT_IR_UNROLLED);
@@ -83,26 +79,34 @@ static void conv_stage(at_ir_sched *s, const plan *p)
     const at_ir_expr *ci = at_ir_add(s, at_ir_mul(s, at_ir_v(s, wi.var), at_tmpl_i(s, p->oc_bn)), ax.index);
     const at_ir_stmt *init = at_tmpl_nest(s, &wi, 1, over(s, ax, at_ir_store(s, cc, ci, at_tmpl_f(s, p->ot, 0))));
 
-    /* update: kh, kw, ow_block unrolled, oc_block vectorized */
-    at_tmpl_loop red[3] = {at_tmpl_loop_new(s, "kh", g->kh, AT_IR_SERIAL),
-                           at_tmpl_loop_new(s, "kw", g->kw, p->unroll_kw ? AT_IR_UNROLLED : AT_IR_SERIAL),
+    /* update: kh (rows in the padding skipped), kw (unrolled when unroll_kw), ow_block unrolled,
+     * oc_block vectorized */
+    at_tmpl_loop kh = at_tmpl_loop_new(s, "kh", g->kh, AT_IR_SERIAL);
+    /* kw unrolled in a border chunk too, so that its column guards fold to constants */
+    at_tmpl_loop red[2] = {at_tmpl_loop_new(s, "kw", g->kw, p->unroll_kw || border ? AT_IR_UNROLLED : AT_IR_SERIAL),
                            at_tmpl_loop_new(s, "ow.inner", tw, AT_IR_UNROLLED)};
     ax = ocb_axis(s, p, "ocb");
-    const at_ir_expr *kh = at_ir_v(s, red[0].var), *kw = at_ir_v(s, red[1].var), *wv = at_ir_v(s, red[2].var);
+    const at_ir_expr *wv = at_ir_v(s, red[1].var);
     const at_ir_expr *c = at_ir_add(s, at_ir_mul(s, oc, at_tmpl_i(s, p->oc_bn)), ax.index);
     /* input block and lane of channel c (the block itself when the blocks agree) */
     const at_ir_expr *icc = p->ic_bn == p->oc_bn ? oc : at_ir_div(s, c, at_tmpl_i(s, p->ic_bn));
     const at_ir_expr *icb = p->ic_bn == p->oc_bn ? ax.index : at_ir_mod(s, c, at_tmpl_i(s, p->ic_bn));
-    const at_ir_expr *h = at_ir_add(s, at_ir_mul(s, oh, at_tmpl_i(s, g->sh)), at_ir_mul(s, kh, at_tmpl_i(s, g->dh)));
-    const at_ir_expr *w = at_ir_add(s, at_ir_mul(s, at_ir_add(s, ow0, wv), at_tmpl_i(s, g->sw)), at_ir_mul(s, kw, at_tmpl_i(s, g->dw)));
+    const at_ir_expr *h = at_tmpl_nchwc_in_row(s, g, oh, at_ir_v(s, kh.var));
+    const at_ir_expr *w = at_tmpl_nchwc_in_col(s, g, at_ir_add(s, ow0, wv), at_ir_v(s, red[0].var));
     const at_ir_expr *xi[5] = {nn, icc, h, w, icb};
-    const int64_t xd[5] = {g->n, g->ci / p->ic_bn, p->xh, p->xw, p->ic_bn};
-    const at_ir_expr *ki[4] = {oc, kh, kw, ax.index};
+    const int64_t xd[5] = {g->n, g->ci / p->ic_bn, g->ih, g->iw, p->ic_bn};
+    const at_ir_expr *ki[4] = {oc, at_ir_v(s, kh.var), at_ir_v(s, red[0].var), ax.index};
     const int64_t kd[4] = {occ, g->kh, g->kw, p->oc_bn};
     const at_ir_expr *x = at_tmpl_cast(s, p->ot, at_ir_load(s, p->xin, at_tmpl_index(s, xi, xd, 5), 1));
     const at_ir_expr *k = at_tmpl_cast(s, p->ot, at_ir_load(s, p->kvec, at_tmpl_index(s, ki, kd, 4), 1));
     ci = at_ir_add(s, at_ir_mul(s, wv, at_tmpl_i(s, p->oc_bn)), ax.index);
-    const at_ir_stmt *upd = at_tmpl_nest(s, red, 3, over(s, ax, at_ir_store(s, cc, ci, at_ir_add(s, at_ir_load(s, cc, ci, 1), at_ir_mul(s, x, k)))));
+    const at_ir_stmt *tap = over(s, ax, at_ir_store(s, cc, ci, at_ir_add(s, at_ir_load(s, cc, ci, 1), at_ir_mul(s, x, k))));
+    const at_ir_expr *col_ok = border ? at_tmpl_nchwc_col_inside(s, g, w) : NULL;
+    if (col_ok) tap = at_ir_if(s, col_ok, tap, NULL);
+    const at_ir_stmt *row = at_tmpl_nest(s, red, 2, tap);
+    const at_ir_expr *row_ok = at_tmpl_nchwc_row_inside(s, g, h);
+    if (row_ok) row = at_ir_if(s, row_ok, row, NULL);
+    const at_ir_stmt *upd = at_tmpl_nest(s, &kh, 1, row);
 
     /* the block written out: ow_block, oc_block vectorized */
     wi = at_tmpl_loop_new(s, "ow.inner.out", tw, AT_IR_SERIAL);
@@ -122,7 +126,29 @@ static void conv_stage(at_ir_sched *s, const plan *p)
     const at_ir_stmt *st = at_tmpl_nest(s, &wi, 1, over(s, ax, at_ir_store(s, p->out, oidx, val)));
 
     const at_ir_stmt *items[3] = {init, upd, st};
-    const at_ir_stmt *body = at_tmpl_nest(s, &f, 1, at_tmpl_nest(s, &owc, 1, at_ir_seq(s, items, 3)));
+    return at_ir_seq(s, items, 3);
+}
+
+static void conv_stage(at_ir_sched *s, const plan *p)
+{
+    const at_conv2d_geom *g = &p->g;
+    const int64_t occ = g->co / p->oc_bn, tw = p->tw;
+    const at_ir_buffer *cc = at_ir_alloc(s, "conv_global", p->ot, tw * p->oc_bn, AT_IR_PRIVATE);
+    at_tmpl_loop nb = at_tmpl_loop_new(s, "n", g->n, AT_IR_SERIAL);
+    at_tmpl_loop f = at_tmpl_loop_new(s, "occ.oh.fused", occ * g->oh, AT_IR_PARALLEL);
+    const at_ir_expr *nn = at_ir_v(s, nb.var), *fv = at_ir_v(s, f.var);
+    const at_ir_expr *oc = at_tmpl_unfuse(s, fv, g->oh, occ, true), *oh = at_tmpl_unfuse(s, fv, 1, g->oh, false);
+
+    /* ow split by tile_ow: the border chunks and the interior ones in loops of their own */
+    at_tmpl_chunk_range r[3];
+    size_t nr = at_tmpl_nchwc_chunk_ranges(g, tw, g->ow / tw, r);
+    const at_ir_stmt *loops[3];
+    for (size_t i = 0; i < nr; i++) {
+        at_tmpl_loop owc = at_tmpl_loop_new(s, "ow.outer", r[i].end - r[i].begin, at_tmpl_nchwc_chunk_loop_kind(&r[i]));
+        const at_ir_expr *ow0 = at_ir_mul(s, at_ir_add(s, at_ir_v(s, owc.var), at_tmpl_i(s, r[i].begin)), at_tmpl_i(s, tw));
+        loops[i] = at_tmpl_nest(s, &owc, 1, chunk(s, p, cc, nn, oc, oh, ow0, r[i].border));
+    }
+    const at_ir_stmt *body = at_tmpl_nest(s, &f, 1, at_ir_seq(s, loops, nr));
     at_ir_add_kernel(s, "depthwise_conv2d_NCHWc_kernel", at_tmpl_nest(s, &nb, 1, body));
 }
 
@@ -151,14 +177,7 @@ static at_status build(const at_args *args, const at_config *c, at_ir_sched *s, 
         at_tmpl_nchwc_data_vec(s, data, x, g->n, g->ci, g->ih, g->iw, p.ic_bn);
     }
     kernel_vec_stage(s, &p, kernel);
-    bool dopad = g->pt || g->pl || g->pb || g->pr;
-    p.xh = dopad ? g->ihp : g->ih;
-    p.xw = dopad ? g->iwp : g->iw;
     p.xin = x;
-    if (dopad) {
-        p.xin = at_ir_temp(s, "data_pad", a->dtype, g->n * g->ci * g->ihp * g->iwp);
-        at_tmpl_nchwc_pad(s, g, x, p.xin, p.ic_bn);
-    }
     conv_stage(s, &p);
     return at_ir_sched_status(s);
 }

@@ -377,21 +377,30 @@ const at_ir_expr *at_tmpl_unfuse(at_ir_sched *s, const at_ir_expr *f, int64_t in
  * packed data as a placeholder while tuning), parallel over the channel blocks. */
 void at_tmpl_nchwc_data_vec(at_ir_sched *s, const at_ir_buffer *data, const at_ir_buffer *dvec, int64_t n, int64_t c,
                             int64_t h, int64_t w, int64_t bn);
-/* Adds topi's nn.pad of NCHW[bn]c data `in` (g's input and padding) into `pad` (N, CI/bn, IHp,
- * IWp, bn) as TVM's x86 schedules it: (n, c chunk, row) fused and parallel, the block vectorized. */
-void at_tmpl_nchwc_pad(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_buffer *in, const at_ir_buffer *pad,
-                       int64_t bn);
-/* in[n][c][h - pt][w - pl][vc] of NCHW[bn]c data through the zero padding (h, w padded
- * coordinates; reads clamped inside the tensor). */
-const at_ir_expr *at_tmpl_nchwc_pad_load(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_buffer *in, int64_t bn,
-                                         const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
-                                         const at_ir_expr *w, const at_ir_expr *vc);
-/* The largest bn <= below dividing extent (TVM's fallback block-size loops). */
+/* The input row oh sh + kh dh - pt and column ow sw + kw dw - pl an output tap reads (unpadded
+ * coordinates: outside the input means the zero padding). */
+const at_ir_expr *at_tmpl_nchwc_in_row(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *oh, const at_ir_expr *kh);
+const at_ir_expr *at_tmpl_nchwc_in_col(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *ow, const at_ir_expr *kw);
+/* The guard "row h (column w) is inside the input", testing only the sides that are padded; NULL
+ * when neither is. */
+const at_ir_expr *at_tmpl_nchwc_row_inside(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *h);
+const at_ir_expr *at_tmpl_nchwc_col_inside(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *w);
+/* Output-width chunks [begin, end) of tw columns; border: some tap of a chunk reads a padded column. */
+typedef struct at_tmpl_chunk_range {
+    int64_t begin, end;
+    bool    border;
+} at_tmpl_chunk_range;
+/* Splits chunks 0 .. n_chunks - 1 into the border chunks before, the interior chunks, and the border
+ * chunks after (empty ranges left out); returns how many ranges. */
+size_t at_tmpl_nchwc_chunk_ranges(const at_conv2d_geom *g, int64_t tw, int64_t n_chunks, at_tmpl_chunk_range out[3]);
+/* The kind of a range's chunk loop: unrolled for a border range of up to 4 chunks, else serial. */
+at_ir_for_kind at_tmpl_nchwc_chunk_loop_kind(const at_tmpl_chunk_range *r);
 /* tile_ow's filter in TVM's x86 templates: the last size at most 64. */
 bool at_tmpl_x86_ow_filter(const int64_t *sizes, size_t n, void *ctx);
 /* The space TVM's x86 depthwise and group conv templates define alike, knobs 0 to 3: tile_ic,
  * tile_oc (2-way factor splits), tile_ow (2-way factor split, last size <= 64), unroll_kw. */
 at_status at_tmpl_x86_space_ic_oc_ow_kw(at_space *s, int64_t ci, int64_t co, int64_t ow);
+/* The largest bn <= below dividing extent (TVM's fallback block-size loops). */
 int64_t at_tmpl_x86_block(int64_t extent, int64_t below);
 /* get_simd_32bit_lanes() for `llvm` without -mcpu (no avx2/avx512 features): 4. */
 enum { AT_TMPL_X86_SIMD_LANES = 4 };

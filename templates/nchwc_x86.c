@@ -1,8 +1,19 @@
 /* What TVM's two x86 NCHWc templates share (topi/x86/conv2d.py, depthwise_conv2d.py): the packing
  * of NCHW data into NCHW[x]c (a placeholder input while TVM tunes, so a preparation kernel here),
- * topi's nn.pad stage on the 5-D data with its x86 schedule (the c block vectorized, the fused
- * batch, chunk and row axes parallel), the 5-D zero-padded load, and the fallback numbers
- * (_fallback_schedule's block sizes from the SIMD width). */
+ * the zero padding read in place, and the fallback numbers (_fallback_schedule's block sizes from
+ * the SIMD width).
+ *
+ * The padding is where we differ from TVM's code for the same config. topi pads the 5-D data into
+ * a copy (nn.pad, a parallel stage before the convolution) and the convolution reads the copy.
+ * Here the convolution reads the unpadded input and skips the taps that fall in the padding:
+ * - a kernel row outside the input is skipped under one guard per (output row, kh);
+ * - the output-width chunks split into those whose columns all lie inside the input (no guard)
+ *   and the border chunks before and after them (a guard per tap), each in a loop of its own.
+ *   A border range is a few chunks at most (usually one), unrolled with its kw loop, so its
+ *   column guards fold to constants: a padded tap costs nothing, not even a compare.
+ * Same arithmetic, same knobs and configs; what goes is a write and a read of the whole padded
+ * input per run, which on a network's memory-bound layers (depthwise, the high-resolution ones)
+ * costs more than the convolution's own reads. */
 #include "templates/internal.h"
 
 /* A fused parallel loop's variable split back into its axes: v / inner_prod % extent. */
@@ -27,52 +38,53 @@ void at_tmpl_nchwc_data_vec(at_ir_sched *s, const at_ir_buffer *data, const at_i
         at_tmpl_nest(s, l, 5, at_ir_store(s, dvec, at_tmpl_index(s, v, vd, 5), at_ir_load(s, data, at_tmpl_index(s, di, dd, 4), 1))));
 }
 
-/* clamp(e, 0, hi) */
-static const at_ir_expr *clamp(at_ir_sched *s, const at_ir_expr *e, int64_t hi)
+/* e >= 0 when lo_pad, e < hi when hi_pad, joined onto cond */
+static const at_ir_expr *inside(at_ir_sched *s, const at_ir_expr *cond, const at_ir_expr *e, bool lo_pad, bool hi_pad,
+                                int64_t hi)
 {
-    return at_ir_min(s, at_ir_max(s, e, at_tmpl_i(s, 0)), at_tmpl_i(s, hi));
+    if (lo_pad) cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_GE, e, at_tmpl_i(s, 0)));
+    if (hi_pad) cond = at_tmpl_and(s, cond, at_ir_bin(s, AT_IR_LT, e, at_tmpl_i(s, hi)));
+    return cond;
 }
 
-void at_tmpl_nchwc_pad(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_buffer *in, const at_ir_buffer *pad,
-                       int64_t bn)
+const at_ir_expr *at_tmpl_nchwc_in_row(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *oh, const at_ir_expr *kh)
 {
-    const int64_t cc = g->ci / bn;
-    at_tmpl_loop f = at_tmpl_loop_new(s, "n.c.h.fused", g->n * cc * g->ihp, AT_IR_PARALLEL);
-    at_tmpl_loop w = at_tmpl_loop_new(s, "w", g->iwp, AT_IR_SERIAL);
-    at_tmpl_axis vc = at_tmpl_cpu_axis(s, "vc", bn, bn > 1 ? AT_IR_VECTORIZED : AT_IR_SERIAL);
-    const at_ir_expr *fv = at_ir_v(s, f.var), *wv = at_ir_v(s, w.var);
-    const at_ir_expr *nn = at_tmpl_unfuse(s, fv, cc * g->ihp, g->n, true), *c = at_tmpl_unfuse(s, fv, g->ihp, cc, false),
-                     *h = at_tmpl_unfuse(s, fv, 1, g->ihp, false);
-    const at_ir_expr *pi[5] = {nn, c, h, wv, vc.index};
-    const int64_t pd[5] = {g->n, cc, g->ihp, g->iwp, bn};
-    const at_ir_stmt *st = at_ir_store(s, pad, at_tmpl_index(s, pi, pd, 5),
-                                       at_tmpl_nchwc_pad_load(s, g, in, bn, nn, c, h, wv, vc.index));
-    at_tmpl_loop inner[3];
-    size_t ni = at_tmpl_axes_loops(&vc, 1, inner);
-    at_ir_add_kernel(s, "data_pad_kernel", at_tmpl_nest(s, &f, 1, at_tmpl_nest(s, &w, 1, at_tmpl_nest(s, inner, ni, st))));
+    return at_ir_sub(s, at_ir_add(s, at_ir_mul(s, oh, at_tmpl_i(s, g->sh)), at_ir_mul(s, kh, at_tmpl_i(s, g->dh))),
+                     at_tmpl_i(s, g->pt));
 }
 
-const at_ir_expr *at_tmpl_nchwc_pad_load(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_buffer *in, int64_t bn,
-                                         const at_ir_expr *n, const at_ir_expr *c, const at_ir_expr *h,
-                                         const at_ir_expr *w, const at_ir_expr *vc)
+const at_ir_expr *at_tmpl_nchwc_in_col(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *ow, const at_ir_expr *kw)
 {
-    const at_ir_expr *hh = at_ir_sub(s, h, at_tmpl_i(s, g->pt)), *ww = at_ir_sub(s, w, at_tmpl_i(s, g->pl));
-    const at_ir_expr *cond = NULL;
-    if (g->pt || g->pb)
-        cond = at_tmpl_and(s, at_ir_bin(s, AT_IR_GE, h, at_tmpl_i(s, g->pt)),
-                           at_ir_bin(s, AT_IR_LT, h, at_tmpl_i(s, g->ih + g->pt)));
-    if (g->pl || g->pr)
-        cond = at_tmpl_and(s, cond, at_tmpl_and(s, at_ir_bin(s, AT_IR_GE, w, at_tmpl_i(s, g->pl)),
-                                                at_ir_bin(s, AT_IR_LT, w, at_tmpl_i(s, g->iw + g->pl))));
-    /* the read stays inside the tensor where the guard fails: the select evaluates both arms */
-    if (cond) {
-        hh = clamp(s, hh, g->ih - 1);
-        ww = clamp(s, ww, g->iw - 1);
-    }
-    const at_ir_expr *ii[5] = {n, c, hh, ww, vc};
-    const int64_t id[5] = {g->n, g->ci / bn, g->ih, g->iw, bn};
-    const at_ir_expr *x = at_ir_load(s, in, at_tmpl_index(s, ii, id, 5), 1);
-    return cond ? at_ir_select(s, cond, x, at_tmpl_f(s, x->type, 0)) : x;
+    return at_ir_sub(s, at_ir_add(s, at_ir_mul(s, ow, at_tmpl_i(s, g->sw)), at_ir_mul(s, kw, at_tmpl_i(s, g->dw))),
+                     at_tmpl_i(s, g->pl));
+}
+
+const at_ir_expr *at_tmpl_nchwc_row_inside(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *h)
+{
+    return inside(s, NULL, h, g->pt > 0, g->pb > 0, g->ih);
+}
+
+const at_ir_expr *at_tmpl_nchwc_col_inside(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *w)
+{
+    return inside(s, NULL, w, g->pl > 0, g->pr > 0, g->iw);
+}
+
+size_t at_tmpl_nchwc_chunk_ranges(const at_conv2d_geom *g, int64_t tw, int64_t n_chunks, at_tmpl_chunk_range out[3])
+{
+    /* chunk j reads input columns j tw sw - pl .. ((j + 1) tw - 1) sw + (KW - 1) dw - pl */
+    int64_t lo = 0, hi = n_chunks;
+    while (lo < n_chunks && lo * tw * g->sw < g->pl) lo++;
+    while (hi > lo && (hi * tw - 1) * g->sw + (g->kw - 1) * g->dw - g->pl > g->iw - 1) hi--;
+    const at_tmpl_chunk_range all[3] = {{0, lo, true}, {lo, hi, false}, {hi, n_chunks, true}};
+    size_t n = 0;
+    for (int k = 0; k < 3; k++)
+        if (all[k].end > all[k].begin) out[n++] = all[k];
+    return n;
+}
+
+at_ir_for_kind at_tmpl_nchwc_chunk_loop_kind(const at_tmpl_chunk_range *r)
+{
+    return r->border && r->end - r->begin <= 4 ? AT_IR_UNROLLED : AT_IR_SERIAL;
 }
 
 bool at_tmpl_x86_ow_filter(const int64_t *sizes, size_t n, void *ctx)
