@@ -573,6 +573,7 @@ static at_status step(ictx *c, bool *at_barrier)
             it->sp--;
             AT_TRY(exec_store(c, s));
             break;
+        case AT_IR_PREFETCH: it->sp--; break; /* a hint only */
         case AT_IR_BARRIER:
             it->sp--;
             *at_barrier = true;
@@ -605,6 +606,7 @@ static int stmt_depth(const at_ir_stmt *s)
         }
         break;
     case AT_IR_STORE:
+    case AT_IR_PREFETCH:
     case AT_IR_BARRIER: break;
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");

@@ -147,6 +147,7 @@ bool at_ir_stmt_loads_from(const at_ir_stmt *s, const at_ir_buffer *b)
         return expr_loads_from(s->u.if_.cond, b) || at_ir_stmt_loads_from(s->u.if_.then_s, b) ||
                at_ir_stmt_loads_from(s->u.if_.else_s, b);
     case AT_IR_LET: return expr_loads_from(s->u.let.value, b) || at_ir_stmt_loads_from(s->u.let.body, b);
+    case AT_IR_PREFETCH: return expr_loads_from(s->u.prefetch.index, b); /* the hint reads no value */
     case AT_IR_BARRIER:
     case AT_IR_STMT_KIND_COUNT: return false;
     }
@@ -165,6 +166,7 @@ bool at_ir_stmt_stores_to(const at_ir_stmt *s, const at_ir_buffer *b)
         return false;
     case AT_IR_IF: return at_ir_stmt_stores_to(s->u.if_.then_s, b) || at_ir_stmt_stores_to(s->u.if_.else_s, b);
     case AT_IR_LET: return at_ir_stmt_stores_to(s->u.let.body, b);
+    case AT_IR_PREFETCH:
     case AT_IR_BARRIER:
     case AT_IR_STMT_KIND_COUNT: return false;
     }
@@ -736,6 +738,21 @@ const at_ir_stmt *at_ir_let(at_ir_sched *s, const at_ir_var *var, const at_ir_ex
     st->u.let.var = var;
     st->u.let.value = value;
     st->u.let.body = body;
+    return st;
+}
+
+const at_ir_stmt *at_ir_prefetch(at_ir_sched *s, const at_ir_buffer *buf, const at_ir_expr *index)
+{
+    if (!buf || !index) {
+        null_child(s);
+        return NULL;
+    }
+    AT_ASSERT(index->type.lanes == 1 && at_ir_type_is_int(index->type));
+    at_ir_stmt *st = new_stmt(s, AT_IR_PREFETCH);
+    if (st) {
+        st->u.prefetch.buf = buf;
+        st->u.prefetch.index = index;
+    }
     return st;
 }
 

@@ -158,7 +158,7 @@ bool at_ir_for_kind_is_binding(at_ir_for_kind k);
 enum { AT_IR_LOOP_PRAGMA_UNROLL = 1 }; /* AT_IR_UNROLLED: leave the loop, ask the compiler */
 
 typedef enum at_ir_stmt_kind {
-    AT_IR_FOR = 0, AT_IR_STORE, AT_IR_SEQ, AT_IR_IF, AT_IR_LET, AT_IR_BARRIER, AT_IR_STMT_KIND_COUNT
+    AT_IR_FOR = 0, AT_IR_STORE, AT_IR_SEQ, AT_IR_IF, AT_IR_LET, AT_IR_BARRIER, AT_IR_PREFETCH, AT_IR_STMT_KIND_COUNT
 } at_ir_stmt_kind;
 
 typedef struct at_ir_stmt at_ir_stmt;
@@ -178,6 +178,8 @@ struct at_ir_stmt {
         struct { const at_ir_expr *cond; const at_ir_stmt *then_s, *else_s; } if_; /* else may be NULL */
         struct { const at_ir_var *var; const at_ir_expr *value; const at_ir_stmt *body; } let;
         struct { at_ir_scope scope; } barrier; /* work-group barrier fencing local or global memory */
+        /* a hint: bring buf[index]'s cache line closer (no effect on any value; CPU backends) */
+        struct { const at_ir_buffer *buf; const at_ir_expr *index; } prefetch;
     } u;
 };
 
@@ -310,6 +312,8 @@ const at_ir_stmt *at_ir_if(at_ir_sched *s, const at_ir_expr *cond, const at_ir_s
                            const at_ir_stmt *else_s);
 const at_ir_stmt *at_ir_let(at_ir_sched *s, const at_ir_var *var, const at_ir_expr *value, const at_ir_stmt *body);
 const at_ir_stmt *at_ir_barrier(at_ir_sched *s, at_ir_scope scope);
+/* prefetch buf[index] (index in bounds, as for a load) */
+const at_ir_stmt *at_ir_prefetch(at_ir_sched *s, const at_ir_buffer *buf, const at_ir_expr *index);
 
 /* ---- analysis ------------------------------------------------------------------------------- */
 

@@ -195,6 +195,12 @@ static void stmt(const printer *pr, const at_ir_stmt *s, int depth)
         indent(sb, depth);
         at_strbuf_printf(sb, "barrier %s\n", scope_text[s->u.barrier.scope]);
         break;
+    case AT_IR_PREFETCH:
+        indent(sb, depth);
+        at_strbuf_printf(sb, "prefetch %s[", s->u.prefetch.buf->name);
+        expr(pr, s->u.prefetch.index);
+        at_strbuf_puts(sb, "]\n");
+        break;
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");
     }
@@ -220,6 +226,7 @@ static void collect(const printer *pr, const at_ir_stmt *s)
         if (s->u.if_.else_s) collect(pr, s->u.if_.else_s);
         break;
     case AT_IR_STORE:
+    case AT_IR_PREFETCH:
     case AT_IR_BARRIER: break;
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");

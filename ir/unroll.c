@@ -73,6 +73,7 @@ static const at_ir_stmt *visit(unroller *u, const at_ir_stmt *st)
     }
     case AT_IR_LET: return at_ir_let(u->s, st->u.let.var, st->u.let.value, visit(u, st->u.let.body));
     case AT_IR_STORE:
+    case AT_IR_PREFETCH:
     case AT_IR_BARRIER: u->step++; return st;
     case AT_IR_STMT_KIND_COUNT: break;
     }

@@ -113,6 +113,7 @@ size_t at_ir_count_lets(const at_ir_stmt *s)
     case AT_IR_FOR: return at_ir_count_lets(s->u.loop.body);
     case AT_IR_IF: return at_ir_count_lets(s->u.if_.then_s) + (s->u.if_.else_s ? at_ir_count_lets(s->u.if_.else_s) : 0);
     case AT_IR_STORE:
+    case AT_IR_PREFETCH:
     case AT_IR_BARRIER: return 0;
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");

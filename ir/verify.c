@@ -275,6 +275,10 @@ static at_status walk_stmt(vctx *c, const at_ir_stmt *s)
     case AT_IR_BARRIER:
         if (c->vec_depth > 0) return AT_FAIL(AT_EINVAL, "kernel %s: barrier inside a vectorized loop", c->k->name);
         return AT_OK;
+    case AT_IR_PREFETCH:
+        if (c->vec_depth > 0) return AT_FAIL(AT_EINVAL, "kernel %s: prefetch inside a vectorized loop", c->k->name);
+        AT_TRY(walk_expr(c, s->u.prefetch.index));
+        return check_access(c, "prefetch of", s->u.prefetch.buf, s->u.prefetch.index, 1);
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");
     }
@@ -329,6 +333,7 @@ static void launch_walk(const at_ir_stmt *s, at_ir_launch *l)
         break;
     case AT_IR_LET: launch_walk(s->u.let.body, l); break;
     case AT_IR_STORE:
+    case AT_IR_PREFETCH:
     case AT_IR_BARRIER: break;
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");

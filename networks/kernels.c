@@ -223,12 +223,22 @@ at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir
     return finish(s, out);
 }
 
-/* A tensor's flat index in NCHW[bn]c, where bn = 1 is plain NCHW. */
-static E layout_index(at_ir_sched *s, E nn, E ch, E p, int64_t c, int64_t hw, int64_t bn)
+static int64_t gcd(int64_t a, int64_t b)
 {
-    E blk = at_ir_add(s, at_ir_mul(s, nn, i32(s, c / bn)), bn > 1 ? at_ir_div(s, ch, i32(s, bn)) : ch);
-    E row = at_ir_add(s, at_ir_mul(s, blk, i32(s, hw)), p);
-    return bn > 1 ? at_ir_add(s, at_ir_mul(s, row, i32(s, bn)), at_ir_mod(s, ch, i32(s, bn))) : row;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The largest divisor of n that is at most cap. */
+static int64_t divisor_below(int64_t n, int64_t cap)
+{
+    for (int64_t d = cap < n ? cap : n; d > 1; d--)
+        if (n % d == 0) return d;
+    return 1;
 }
 
 at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64_t c, int64_t hw, int64_t from_bn,
@@ -238,22 +248,39 @@ at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64
     AT_ASSERT(from_bn >= 1 && to_bn >= 1 && c % from_bn == 0 && c % to_bn == 0);
     at_ir_sched *s = at_ir_sched_begin(arena, name);
     if (!s) return AT_OOM();
-    const int64_t total = n * c * hw, cb = c / to_bn;
+    const int64_t total = n * c * hw, cb = c / to_bn, rows = n * cb;
     const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, total, AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
-    /* a CPU loop nest (only the x86 NCHW[x]c anchors need layout copies): the (n, block) rows over
-     * the thread pool, then pixel and lane, so the writes run contiguously and only the source
-     * side gathers */
-    const at_ir_var *r = at_ir_var_new(s, "nblk", AT_IR_I32), *pv = at_ir_var_new(s, "p", AT_IR_I32),
-                    *lv = at_ir_var_new(s, "lane", AT_IR_I32);
-    E rv = at_ir_v(s, r), p = at_ir_v(s, pv), lane = at_ir_v(s, lv);
+    /* A CPU loop nest (only the x86 NCHW[x]c anchors need layout copies). A destination pixel's
+     * to_bn lanes are runs of g = gcd(from_bn, to_bn) channels that lie side by side in one source
+     * block: each run is one vector copy. The (n, block) rows, split along the pixels into at least
+     * 16 parts where the pixels allow, go over the thread pool (a 64-channel tensor in 64-lane
+     * blocks is one row). Pixels, then runs: the writes run contiguously. */
+    const int64_t g = gcd(from_bn, to_bn), runs = to_bn / g, vl = divisor_below(g, 16), parts0 = (16 + rows - 1) / rows;
+    int64_t parts = 1;
+    while (parts < parts0 && parts < hw) parts++;
+    while (hw % parts) parts++;
+    const int64_t span = hw / parts;
+    const at_ir_var *r = at_ir_var_new(s, "nblk.part", AT_IR_I32), *pv = at_ir_var_new(s, "p", AT_IR_I32),
+                    *jv = at_ir_var_new(s, "run", AT_IR_I32), *vo = at_ir_var_new(s, "lane.outer", AT_IR_I32),
+                    *vi = at_ir_var_new(s, "lane", AT_IR_I32);
+    E rv = at_ir_div(s, at_ir_v(s, r), i32(s, parts));
+    E p = at_ir_add(s, at_ir_mul(s, at_ir_mod(s, at_ir_v(s, r), i32(s, parts)), i32(s, span)), at_ir_v(s, pv));
+    E lane = at_ir_add(s, at_ir_mul(s, at_ir_v(s, vo), i32(s, vl)), at_ir_v(s, vi));
     E nn = at_ir_div(s, rv, i32(s, cb)), blk = at_ir_mod(s, rv, i32(s, cb));
-    E ch = at_ir_add(s, at_ir_mul(s, blk, i32(s, to_bn)), lane);
-    E dst = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, rv, i32(s, hw)), p), i32(s, to_bn)), lane);
-    E src = layout_index(s, nn, ch, p, c, hw, from_bn);
+    /* the run's first channel in units of g: its source block and run within that block */
+    E run = at_ir_add(s, at_ir_mul(s, blk, i32(s, runs)), at_ir_v(s, jv));
+    const int64_t src_runs = from_bn / g;
+    E dst = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, rv, i32(s, hw)), p), i32(s, to_bn)),
+                      at_ir_add(s, at_ir_mul(s, at_ir_v(s, jv), i32(s, g)), lane));
+    E sblk = at_ir_add(s, at_ir_mul(s, nn, i32(s, c / from_bn)), src_runs > 1 ? at_ir_div(s, run, i32(s, src_runs)) : run);
+    E soff = src_runs > 1 ? at_ir_add(s, at_ir_mul(s, at_ir_mod(s, run, i32(s, src_runs)), i32(s, g)), lane) : lane;
+    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, sblk, i32(s, hw)), p), i32(s, from_bn)), soff);
     const at_ir_stmt *body = at_ir_store(s, y, dst, at_ir_load(s, x, src, 1));
-    body = at_ir_for(s, lv, to_bn, to_bn <= 16 ? AT_IR_UNROLLED : AT_IR_SERIAL, body);
-    body = at_ir_for(s, pv, hw, AT_IR_SERIAL, body);
-    at_ir_add_kernel(s, name, at_ir_for(s, r, n * cb, AT_IR_PARALLEL, body));
+    body = at_ir_for(s, vi, vl, vl > 1 ? AT_IR_VECTORIZED : AT_IR_SERIAL, body);
+    body = at_ir_for(s, vo, g / vl, AT_IR_UNROLLED, body);
+    body = at_ir_for(s, jv, runs, runs <= 16 ? AT_IR_UNROLLED : AT_IR_SERIAL, body);
+    body = at_ir_for(s, pv, span, AT_IR_SERIAL, body);
+    at_ir_add_kernel(s, name, at_ir_for(s, r, rows * parts, AT_IR_PARALLEL, body));
     return finish(s, out);
 }

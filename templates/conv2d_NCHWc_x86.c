@@ -187,9 +187,56 @@ static const at_ir_expr *tail_guard(at_ir_sched *s, const plan *p, const at_ir_e
     return cond;
 }
 
+/* The weights of the next output-channel block, prefetched while this block computes its rows.
+ *
+ * Not in TVM's schedule: its weights come warm from the tuning loop, but a network's do not (47 MB
+ * for resnet-18, more than the L3), and the first output row of each oc block streamed its block
+ * (up to 1.2 MB) from DRAM in a latency-bound walk, the other rows finding it in L2.
+ * The rows whose kernel taps all lie in the input (first..first + n - 1) share out the ic chunks of
+ * the next block: row first + k prefetches those with icc n / ICC == k, one cache line per 16
+ * weights, from the first ow chunk's reduction loop, where the same (icc, kh, kw, icb) is read. */
+typedef struct next_block {
+    int64_t           first, n; /* the prefetching rows; n 0: none */
+    const at_ir_expr *when;     /* this row and ow chunk prefetch (without the icc test); NULL: never */
+} next_block;
+
+static next_block next_block_rows(const plan *p)
+{
+    const at_conv2d_geom *g = &p->g;
+    next_block nb = {0};
+    if (p->occ < 2) return nb;
+    int64_t first = 0, last = g->oh - 1;
+    while (first < g->oh && first * g->sh < g->pt) first++;
+    while (last >= first && last * g->sh + (g->kh - 1) * g->dh - g->pt > g->ih - 1) last--;
+    nb.first = first;
+    nb.n = last >= first ? last - first + 1 : 0;
+    return nb;
+}
+
+static const at_ir_stmt *prefetch_next_block(at_ir_sched *s, const plan *p, const next_block *nb, const elem *e)
+{
+    const at_conv2d_geom *g = &p->g;
+    const at_ir_expr *row = at_ir_sub(s, e->oh, at_tmpl_i(s, nb->first));
+    /* icc n / ICC == oh - first, and a next block in this image */
+    const at_ir_expr *cond = at_tmpl_and(
+        s, nb->when,
+        at_tmpl_and(s, at_ir_bin(s, AT_IR_EQ, at_ir_div(s, at_ir_mul(s, e->icc, at_tmpl_i(s, nb->n)), at_tmpl_i(s, p->icc)), row),
+                    lt(s, e->oc, p->occ - 1)));
+    const at_ir_expr *ki[6] = {at_ir_add(s, e->oc, at_tmpl_i(s, 1)), e->icc, e->kh, e->kw, e->icb, at_tmpl_i(s, 0)};
+    const int64_t kd[6] = {p->occ, p->icc, g->kh, g->kw, p->ic_bn, p->oc_bn};
+    const at_ir_expr *base = at_tmpl_index(s, ki, kd, 6);
+    const int64_t per_line = 64 / (int64_t)at_ir_type_bytes(p->kvec->elem), lines = (p->oc_bn + per_line - 1) / per_line;
+    const at_ir_stmt *pf[8];
+    size_t n = 0;
+    for (int64_t l = 0; l < lines && n < 8; l++) pf[n++] = at_ir_prefetch(s, p->kvec, at_ir_add(s, base, at_tmpl_i(s, l * per_line)));
+    return at_ir_if(s, cond, at_ir_seq(s, pf, n), NULL);
+}
+
 /* avx_common's ow chunk starting at column ow0: CC (reg_n x oc_bn) init, update, store. The update
- * skips kernel rows in the padding; in a border chunk each tap is guarded by its column too. */
-static const at_ir_stmt *chunk_common(at_ir_sched *s, const plan *p, elem e, const at_ir_expr *ow0, bool border)
+ * skips kernel rows in the padding; in a border chunk each tap is guarded by its column too.
+ * nb->when not NULL: this chunk may prefetch the next block's weights. */
+static const at_ir_stmt *chunk_common(at_ir_sched *s, const plan *p, elem e, const at_ir_expr *ow0, bool border,
+                                      const next_block *nb)
 {
     const at_conv2d_geom *g = &p->g;
 
@@ -213,6 +260,7 @@ static const at_ir_stmt *chunk_common(at_ir_sched *s, const plan *p, elem e, con
     const at_ir_expr *cond = tail_guard(s, p, e.oh, e.ow);
     if (border) cond = at_tmpl_and(s, cond, at_tmpl_nchwc_col_inside(s, g, at_tmpl_nchwc_in_col(s, g, e.ow, e.kw)));
     const at_ir_stmt *upd = at_tmpl_nest(s, &owb, 1, guarded(s, cond, over_ocb(s, p, "ocb", update_body, &e)));
+    if (nb->when) upd = at_ir_seq2(s, prefetch_next_block(s, p, nb, &e), upd);
     at_tmpl_loop inner[2] = {p->unroll_kw ? icb : kw, p->unroll_kw ? kw : icb};
     upd = guarded(s, at_tmpl_nchwc_row_inside(s, g, at_tmpl_nchwc_in_row(s, g, e.oh, e.kh)), at_tmpl_nest(s, inner, 2, upd));
     at_tmpl_loop outer[2] = {icc, kh};
@@ -243,10 +291,17 @@ static void conv_common(at_ir_sched *s, const plan *p)
     at_tmpl_chunk_range r[3];
     size_t nr = at_tmpl_nchwc_chunk_ranges(g, p->reg_n, p->ow_chunk, r);
     const at_ir_stmt *loops[3];
+    const next_block rows = next_block_rows(p);
     for (size_t i = 0; i < nr; i++) {
         at_tmpl_loop owc = at_tmpl_loop_new(s, "ow.outer", r[i].end - r[i].begin, at_tmpl_nchwc_chunk_loop_kind(&r[i]));
         const at_ir_expr *ow0 = at_ir_mul(s, at_ir_add(s, at_ir_v(s, owc.var), at_tmpl_i(s, r[i].begin)), at_tmpl_i(s, p->reg_n));
-        loops[i] = at_tmpl_nest(s, &owc, 1, chunk_common(s, p, e, ow0, r[i].border));
+        /* the first ow chunk of a prefetching row */
+        next_block nb = rows;
+        if (i == 0 && rows.n > 0) {
+            nb.when = at_tmpl_and(s, at_ir_bin(s, AT_IR_GE, e.oh, at_tmpl_i(s, rows.first)), lt(s, e.oh, rows.first + rows.n));
+            if (r[i].end - r[i].begin > 1) nb.when = at_tmpl_and(s, nb.when, at_ir_bin(s, AT_IR_EQ, at_ir_v(s, owc.var), at_tmpl_i(s, 0)));
+        }
+        loops[i] = at_tmpl_nest(s, &owc, 1, chunk_common(s, p, e, ow0, r[i].border, &nb));
     }
     at_ir_add_kernel(s, "conv2d_NCHWc_kernel", at_tmpl_nest(s, &f, 1, at_ir_seq(s, loops, nr)));
 }

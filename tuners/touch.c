@@ -394,6 +394,7 @@ static void visit_stmt(walker *w, const at_ir_stmt *s)
         w->let_val[id] = old;
         return;
     }
+    case AT_IR_PREFETCH: /* a hint: TVM's features see no access */
     case AT_IR_BARRIER: return;
     case AT_IR_STMT_KIND_COUNT: break;
     }

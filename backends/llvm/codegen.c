@@ -705,7 +705,7 @@ static bool vectorizable(cg *c, const at_ir_stmt *s, uint32_t *marked, size_t *n
             marked[(*n_marked)++] = s->u.let.var->id;
         }
         return vectorizable(c, s->u.let.body, marked, n_marked);
-    case AT_IR_FOR: case AT_IR_IF: case AT_IR_BARRIER: case AT_IR_STMT_KIND_COUNT:
+    case AT_IR_FOR: case AT_IR_IF: case AT_IR_BARRIER: case AT_IR_PREFETCH: case AT_IR_STMT_KIND_COUNT:
     default: return false;
     }
 }
@@ -1022,6 +1022,15 @@ static void stmt(cg *c, const at_ir_stmt *s)
         return;
     }
     case AT_IR_BARRIER: fail(c, AT_EUNSUPPORTED, "a work-group barrier cannot run on a CPU here"); return;
+    case AT_IR_PREFETCH: {
+        const at_ir_expr *i = s->u.prefetch.index;
+        /* llvm.prefetch(ptr, read, locality 3 (keep in every level), data cache) */
+        LLVMValueRef args[4] = {elem_ptr(c, s->u.prefetch.buf, index_value(c, i, -1), i->type), LLVMConstInt(c->i32, 0, 0),
+                                LLVMConstInt(c->i32, 3, 0), LLVMConstInt(c->i32, 1, 0)};
+        LLVMTypeRef over[1] = {c->ptr};
+        call_intrinsic(c, "llvm.prefetch", over, 1, args, 4);
+        return;
+    }
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");
     }

@@ -167,6 +167,7 @@ static void collect_vars(const at_ir_stmt *s, const at_ir_var **vars)
         if (s->u.if_.else_s) collect_vars(s->u.if_.else_s, vars);
         break;
     case AT_IR_STORE:
+    case AT_IR_PREFETCH:
     case AT_IR_BARRIER: break;
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");
@@ -948,7 +949,7 @@ static bool vectorizable(cg *c, const at_ir_stmt *s, uint32_t *marked, size_t *n
             marked[(*n_marked)++] = s->u.let.var->id;
         }
         return vectorizable(c, s->u.let.body, marked, n_marked);
-    case AT_IR_FOR: case AT_IR_IF: case AT_IR_BARRIER: case AT_IR_STMT_KIND_COUNT:
+    case AT_IR_FOR: case AT_IR_IF: case AT_IR_BARRIER: case AT_IR_PREFETCH: case AT_IR_STMT_KIND_COUNT:
     default: return false;
     }
 }
@@ -1156,6 +1157,7 @@ static void stmt(cg *c, const at_ir_stmt *s)
         indent(c);
         at_strbuf_printf(c->sb, "barrier(%s);\n", s->u.barrier.scope == AT_IR_LOCAL ? "CLK_LOCAL_MEM_FENCE" : "CLK_GLOBAL_MEM_FENCE");
         return;
+    case AT_IR_PREFETCH: return; /* a CPU cache hint: a GPU kernel goes without it */
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");
     }
@@ -1186,6 +1188,7 @@ static void mark_stmt_buffers(const at_ir_stmt *s, bool *used)
         mark_buffers(s->u.let.value, used);
         mark_stmt_buffers(s->u.let.body, used);
         return;
+    case AT_IR_PREFETCH: /* not emitted */
     case AT_IR_BARRIER: return;
     case AT_IR_STMT_KIND_COUNT:
     default: AT_ASSERT(!"bad statement kind");

@@ -183,6 +183,7 @@ static bool stmt_has_barrier(const at_ir_stmt *s)
             if (stmt_has_barrier(s->u.seq.items[i])) return true;
         return false;
     case AT_IR_STORE:
+    case AT_IR_PREFETCH:
     case AT_IR_STMT_KIND_COUNT:
     default: return false;
     }
