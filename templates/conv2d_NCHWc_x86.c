@@ -217,19 +217,21 @@ static const at_ir_stmt *prefetch_next_block(at_ir_sched *s, const plan *p, cons
 {
     const at_conv2d_geom *g = &p->g;
     const at_ir_expr *row = at_ir_sub(s, e->oh, at_tmpl_i(s, nb->first));
-    /* icc n / ICC == oh - first, and a next block in this image */
+    /* icc n / ICC == oh - first */
     const at_ir_expr *cond = at_tmpl_and(
-        s, nb->when,
-        at_tmpl_and(s, at_ir_bin(s, AT_IR_EQ, at_ir_div(s, at_ir_mul(s, e->icc, at_tmpl_i(s, nb->n)), at_tmpl_i(s, p->icc)), row),
-                    lt(s, e->oc, p->occ - 1)));
-    const at_ir_expr *ki[6] = {at_ir_add(s, e->oc, at_tmpl_i(s, 1)), e->icc, e->kh, e->kw, e->icb, at_tmpl_i(s, 0)};
+        s, nb->when, at_ir_bin(s, AT_IR_EQ, at_ir_div(s, at_ir_mul(s, e->icc, at_tmpl_i(s, nb->n)), at_tmpl_i(s, p->icc)), row));
+    /* no branch in the reduction loop (that cost more than the prefetch won): outside its share,
+     * a row prefetches the line it is about to read anyway */
+    const at_ir_expr *next = at_ir_min(s, at_ir_add(s, e->oc, at_ir_select(s, cond, at_tmpl_i(s, 1), at_tmpl_i(s, 0))),
+                                       at_tmpl_i(s, p->occ - 1)); /* the last block: itself */
+    const at_ir_expr *ki[6] = {next, e->icc, e->kh, e->kw, e->icb, at_tmpl_i(s, 0)};
     const int64_t kd[6] = {p->occ, p->icc, g->kh, g->kw, p->ic_bn, p->oc_bn};
     const at_ir_expr *base = at_tmpl_index(s, ki, kd, 6);
     const int64_t per_line = 64 / (int64_t)at_ir_type_bytes(p->kvec->elem), lines = (p->oc_bn + per_line - 1) / per_line;
     const at_ir_stmt *pf[8];
     size_t n = 0;
     for (int64_t l = 0; l < lines && n < 8; l++) pf[n++] = at_ir_prefetch(s, p->kvec, at_ir_add(s, base, at_tmpl_i(s, l * per_line)));
-    return at_ir_if(s, cond, at_ir_seq(s, pf, n), NULL);
+    return at_ir_seq(s, pf, n);
 }
 
 /* avx_common's ow chunk starting at column ow0: CC (reg_n x oc_bn) init, update, store. The update

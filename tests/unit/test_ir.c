@@ -318,6 +318,33 @@ static void verify_should_reject_a_static_out_of_bounds_store(void **state)
     expect_verify(v.s, at_ir_for(v.s, v.i, 17, AT_IR_SERIAL, v.st), "store to buf[i] reaches 0..16, outside 0..15");
 }
 
+/* a prefetch is a hint, but its address is checked as a load's: LLVM's GEP must stay in bounds */
+static void verify_should_check_a_prefetch_as_a_load(void **state)
+{
+    vfix v = vsetup(state);
+    const at_ir_stmt *pf = at_ir_prefetch(v.s, v.buf, at_ir_add(v.s, at_ir_v(v.s, v.i), at_ir_i32(v.s, 8)));
+    expect_verify(v.s, at_ir_for(v.s, v.i, 9, AT_IR_SERIAL, at_ir_seq2(v.s, pf, v.st)),
+                  "prefetch of buf[(i + 8)] reaches 8..16, outside 0..15");
+}
+
+static void a_prefetch_should_print_and_leave_every_value_alone(void **state)
+{
+    vfix v = vsetup(state);
+    const at_ir_stmt *pf = at_ir_prefetch(v.s, v.buf, at_ir_sub(v.s, at_ir_i32(v.s, 15), at_ir_v(v.s, v.i)));
+    at_ir_add_kernel(v.s, "kern", at_ir_for(v.s, v.i, 16, AT_IR_SERIAL, at_ir_seq2(v.s, pf, v.st)));
+    const at_ir_program *p = finish(v.s);
+    assert_ok(at_ir_verify(p));
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_ir_print(p, &sb);
+    assert_non_null(strstr(at_strbuf_cstr(&sb), "  for i in 0..16 serial\n    prefetch buf[(15 - i)]\n    buf[i] = 1.0f\n"));
+    at_strbuf_fini(&sb);
+    float out[16] = {0};
+    void *bufs[1] = {out};
+    assert_ok(at_ir_interp(p, bufs));
+    for (int k = 0; k < 16; k++) assert_true(out[k] == 1.0f);
+}
+
 static void verify_should_reject_a_vector_load_past_the_end(void **state)
 {
     vfix v = vsetup(state);
@@ -662,6 +689,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(printer_should_match_the_golden_text, setup, teardown),
         cmocka_unit_test_setup_teardown(launch_should_follow_the_bindings, setup, teardown),
         cmocka_unit_test_setup_teardown(verify_should_reject_a_loop_of_extent_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(verify_should_check_a_prefetch_as_a_load, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_prefetch_should_print_and_leave_every_value_alone, setup, teardown),
         cmocka_unit_test_setup_teardown(verify_should_reject_one_tag_bound_with_two_extents, setup, teardown),
         cmocka_unit_test_setup_teardown(verify_should_accept_one_tag_bound_twice_with_one_extent, setup, teardown),
         cmocka_unit_test_setup_teardown(verify_should_reject_a_binding_nested_in_its_own_tag, setup, teardown),

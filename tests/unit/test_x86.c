@@ -217,6 +217,35 @@ static void every_split_of_a_padded_case_should_match_the_reference(void **state
     }
 }
 
+/* conv2d_NCHWc.x86 prefetches the next oc block's weights (not in TVM's schedule): with two or
+ * more blocks and rows whose taps all lie inside, never with one block */
+static void the_next_blocks_weights_should_be_prefetched(void **state)
+{
+    (void)state;
+    at_task *t = task("conv2d_NCHWc.x86", "1,8,8,8,8,3,3,1,1");
+    const int64_t tile_oc_4 = 8, tile_oc_8 = 12; /* [-1, 4] / [-1, 8] with tile_ic [-1, 1], tile_ow [-1, 1] */
+    for (int k = 0; k < 2; k++) {
+        at_config *c;
+        assert_ok(at_task_config(t, k == 0 ? tile_oc_4 : tile_oc_8, &c));
+        int64_t ic_bn, oc_bn;
+        assert_ok(at_tmpl_packed_blocks(at_task_template(t), c, &ic_bn, &oc_bn));
+        assert_int_equal(oc_bn, k == 0 ? 4 : 8);
+        at_arena *ar;
+        assert_ok(at_arena_new(0, &ar));
+        const at_ir_program *p;
+        assert_ok(at_task_instantiate_packed(t, c, NULL, ar, &p));
+        at_strbuf sb;
+        at_strbuf_init(&sb);
+        at_ir_print(p, &sb);
+        bool pf = strstr(at_strbuf_cstr(&sb), "prefetch kernel_vec[") != NULL;
+        assert_int_equal(pf, k == 0);
+        at_strbuf_fini(&sb);
+        at_arena_free(ar);
+        at_config_free(c);
+    }
+    at_task_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +256,7 @@ int main(void)
         cmocka_unit_test(fallbacks_should_be_tvms_default_configs),
         cmocka_unit_test(seeded_configs_should_match_the_reference_on_the_interpreter),
         cmocka_unit_test(every_split_of_a_padded_case_should_match_the_reference),
+        cmocka_unit_test(the_next_blocks_weights_should_be_prefetched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
