@@ -11,17 +11,31 @@ static void epi_params(at_ir_sched *s, void *ctx)
     if (e->a.residual) e->residual = at_ir_param(s, "epilogue_residual", AT_IR_F32, e->a.total, AT_IR_INPUT);
 }
 
-/* i read as x * block + b with b a loop variable or a constant below block: how the NCHW[x]c
- * templates build an index, the block's lane last. b then runs over the lanes of one block. */
+/* e as a * k with k a constant; NULL when it is not */
+static const at_ir_expr *times(const at_ir_expr *e, int64_t *k)
+{
+    if (e->kind != AT_IR_BINARY || e->u.bin.op != AT_IR_MUL || e->u.bin.b->kind != AT_IR_INT_IMM) return NULL;
+    *k = e->u.bin.b->u.int_val;
+    return e->u.bin.a;
+}
+
+/* i read as x * block + b with b a loop variable, a constant below block, or vo * L + vi (a block
+ * longer than the vector split into L-lane vectors, at_tmpl_cpu_axis): how the NCHW[x]c templates
+ * build an index, the block's lane last. b then runs over the lanes of one block. */
 static bool split_block(const at_ir_expr *i, int64_t block, const at_ir_expr **x, const at_ir_expr **b)
 {
     if (i->kind != AT_IR_BINARY || i->u.bin.op != AT_IR_ADD) return false;
-    const at_ir_expr *m = i->u.bin.a, *r = i->u.bin.b;
-    if (m->kind != AT_IR_BINARY || m->u.bin.op != AT_IR_MUL) return false;
-    const at_ir_expr *k = m->u.bin.b;
-    if (k->kind != AT_IR_INT_IMM || k->u.int_val != block) return false;
-    if (r->kind != AT_IR_VAR && !(r->kind == AT_IR_INT_IMM && r->u.int_val >= 0 && r->u.int_val < block)) return false;
-    *x = m->u.bin.a;
+    const at_ir_expr *r = i->u.bin.b;
+    int64_t k, l;
+    const at_ir_expr *m = times(i->u.bin.a, &k);
+    if (!m || k != block) return false;
+    bool lane = r->kind == AT_IR_VAR || (r->kind == AT_IR_INT_IMM && r->u.int_val >= 0 && r->u.int_val < block);
+    if (!lane && r->kind == AT_IR_BINARY && r->u.bin.op == AT_IR_ADD && r->u.bin.b->kind == AT_IR_VAR) {
+        const at_ir_expr *vo = times(r->u.bin.a, &l);
+        lane = vo && vo->kind == AT_IR_VAR && l > 1 && block % l == 0;
+    }
+    if (!lane) return false;
+    *x = m;
     *b = r;
     return true;
 }

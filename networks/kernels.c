@@ -7,6 +7,7 @@
 #include <float.h>
 #include <stdio.h>
 
+#include "core/intmath.h"
 #include "networks/internal.h"
 
 enum { GROUP = 64 };
@@ -223,16 +224,6 @@ at_status at_net_prog_softmax(at_arena *arena, const at_net_node *n, const at_ir
     return finish(s, out);
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* The largest divisor of n that is at most cap. */
 static int64_t divisor_below(int64_t n, int64_t cap)
 {
@@ -256,7 +247,7 @@ at_status at_net_prog_layout(at_arena *arena, const char *name, int64_t n, int64
      * block: each run is one vector copy. The (n, block) rows, split along the pixels into at least
      * 16 parts where the pixels allow, go over the thread pool (a 64-channel tensor in 64-lane
      * blocks is one row). Pixels, then runs: the writes run contiguously. */
-    const int64_t g = gcd(from_bn, to_bn), runs = to_bn / g, vl = divisor_below(g, 16), parts0 = (16 + rows - 1) / rows;
+    const int64_t g = at_gcd(from_bn, to_bn), runs = to_bn / g, vl = divisor_below(g, 16), parts0 = (16 + rows - 1) / rows;
     int64_t parts = 1;
     while (parts < parts0 && parts < hw) parts++;
     while (hw % parts) parts++;

@@ -23,6 +23,7 @@
  * fallback over TopHub's records of this template for the target kind, here opencl (pack
  * opencl_v0.04; model "unknown" is not in it, so load_reference_log takes the model with the most
  * records, 1080ti). */
+#include "core/intmath.h"
 #include "ir/unroll.h"
 #include "templates/internal.h"
 #include "templates/template.h"
@@ -114,23 +115,13 @@ static const at_ir_expr *lin_expr(at_ir_sched *s, const lin *x)
     return x->k ? at_ir_add(s, e, at_tmpl_i(s, x->k)) : e;
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* x / d (op AT_IR_DIV) or x % d (AT_IR_MOD) with the common factor g of x's coefficients, its
  * constant and d taken out first: (tx 5 + 1) / 10 stays, (tx 5) / 10 is tx / 2, (tx 5) % 10 is
  * (tx % 2) 5. */
 static const at_ir_expr *div_or_mod(at_ir_sched *s, const lin *x, at_ir_binop op, int64_t d)
 {
-    int64_t g = gcd(x->k, d);
-    for (size_t i = 0; i < x->n; i++) g = gcd(x->t[i].coeff, g);
+    int64_t g = at_gcd(x->k, d);
+    for (size_t i = 0; i < x->n; i++) g = at_gcd(x->t[i].coeff, g);
     lin y = *x;
     y.k /= g;
     for (size_t i = 0; i < y.n; i++) y.t[i].coeff /= g;
