@@ -112,7 +112,7 @@ static int report(const at_tune_eval_result *rr, double peak_gflops)
     if (r.graph_tuned) {
         const at_net_gt_result *g = &r.graph.choice;
         printf("Graph tuner: %zu of %zu nodes changed, layout transforms %zu -> %zu, modelled %.3f -> %.3f ms "
-               "(%zu transform sizes timed); %zu records written\n",
+               "(%zu transforms timed); %zu records written\n",
                g->n_changed, g->n_tuned, g->copies_before, g->copies_after, g->before_s * 1e3, g->after_s * 1e3,
                r.graph.n_sizes, r.graph.n_records);
     }

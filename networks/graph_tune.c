@@ -6,6 +6,7 @@
 #include "networks/graph_tune.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/arena.h"
@@ -312,17 +313,17 @@ static at_status time_layout(at_net_gt_timer *t, const at_net_node *n, int64_t f
 at_status at_net_gt_time_copy(void *timer, const at_net_node *n, int64_t from, int64_t to, double *cost_s)
 {
     at_net_gt_timer *t = timer;
-    int64_t numel = at_net_node_numel(n);
+    const int64_t key[3] = {at_net_node_numel(n), from, to};
     for (size_t k = 0; k < t->n; k++)
-        if (t->numel[k] == numel) {
+        if (!memcmp(&t->key[3 * k], key, sizeof key)) {
             *cost_s = t->cost_s[k];
             return AT_OK;
         }
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 32;
-        int64_t *a = at_realloc(t->numel, cap * sizeof *a);
+        int64_t *a = at_realloc(t->key, 3 * cap * sizeof *a);
         if (!a) return AT_OOM();
-        t->numel = a;
+        t->key = a;
         double *b = at_realloc(t->cost_s, cap * sizeof *b);
         if (!b) return AT_OOM();
         t->cost_s = b;
@@ -330,7 +331,7 @@ at_status at_net_gt_time_copy(void *timer, const at_net_node *n, int64_t from, i
     }
     double ms = 0;
     AT_TRY(time_layout(t, n, from, to, &ms));
-    t->numel[t->n] = numel;
+    memcpy(&t->key[3 * t->n], key, sizeof key);
     t->cost_s[t->n++] = ms * 1e-3;
     *cost_s = ms * 1e-3;
     return AT_OK;
@@ -338,9 +339,9 @@ at_status at_net_gt_time_copy(void *timer, const at_net_node *n, int64_t from, i
 
 void at_net_gt_timer_fini(at_net_gt_timer *t)
 {
-    at_free(t->numel);
+    at_free(t->key);
     at_free(t->cost_s);
-    t->numel = NULL;
+    t->key = NULL;
     t->cost_s = NULL;
     t->n = t->cap = 0;
 }

@@ -44,13 +44,14 @@ at_status at_net_graph_tune(const at_net *net, at_net_plan *plan, const at_net_g
 
 /* An at_net_gt_copy_fn timing exec.c's transform program on a backend, as TVM's graph tuner
  * benchmarks layout_transform: the median device time of `runs` runs after a warm-up, measured
- * once per tensor size (the block pair of the first query stands for all). Zero-initialize, set
- * be, be_ctx and runs (0: 10), pass as ctx; at_net_gt_timer_fini frees what it holds. */
+ * once per tensor size and block pair (a copy between blocks whose gcd is small moves short
+ * vectors: 32 -> 2 costs several times 32 -> 16). Zero-initialize, set be, be_ctx and runs (0:
+ * 10), pass as ctx; at_net_gt_timer_fini frees what it holds. */
 typedef struct at_net_gt_timer {
     const at_net_backend_i *be;
     void                   *be_ctx;
     size_t                  runs;
-    int64_t                *numel;
+    int64_t                *key; /* (numel, from, to) of each timed transform */
     double                 *cost_s;
     size_t                  n, cap;
     size_t                  n_timed;  /* programs built and timed */

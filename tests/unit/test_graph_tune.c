@@ -287,10 +287,43 @@ static void graph_log_should_round_trip_through_apply_graph_best(void **state)
     at_free(f);
 }
 
+/* The transform timer times each (tensor size, block pair) once: a copy between blocks of small
+ * gcd (8 -> 2) is not the cost of one of large gcd (8 -> 16) on the same tensor. */
+static void the_timer_should_time_each_size_and_block_pair_once(void **state)
+{
+    (void)state;
+    at_net_opts o = {.image_shape = {3, 16, 16}, .num_classes = 10, .params = true, .seed = 3};
+    at_net *net;
+    assert_ok(at_net_load("mobilenet", &o, &net));
+    const at_net_node *a = NULL, *b = NULL; /* two 4-D nodes of one size, 16 | channels */
+    for (size_t i = 1; i < at_net_n_nodes(net) && !b; i++) {
+        const at_net_node *n = at_net_node_at(net, i);
+        if (n->ndim != 4 || n->shape[1] % 16) continue;
+        if (!a)
+            a = n;
+        else if (at_net_node_numel(n) == at_net_node_numel(a) && n != a)
+            b = n;
+    }
+    assert_non_null(b);
+    at_net_gt_timer t = {.be = at_net_interp_backend(), .runs = 1};
+    double c;
+    assert_ok(at_net_gt_time_copy(&t, a, 8, 16, &c));
+    assert_int_equal(t.n_timed, 1);
+    assert_ok(at_net_gt_time_copy(&t, b, 8, 16, &c)); /* same size and pair: the same timing */
+    assert_int_equal(t.n_timed, 1);
+    assert_ok(at_net_gt_time_copy(&t, a, 8, 2, &c));
+    assert_int_equal(t.n_timed, 2);
+    assert_ok(at_net_gt_time_copy(&t, a, 16, 8, &c));
+    assert_int_equal(t.n_timed, 3);
+    at_net_gt_timer_fini(&t);
+    at_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(graph_tuner_should_trade_kernel_time_for_fewer_transforms),
+        cmocka_unit_test(the_timer_should_time_each_size_and_block_pair_once),
         cmocka_unit_test(per_node_configs_should_run_and_match_the_reference),
         cmocka_unit_test(graph_log_should_round_trip_through_apply_graph_best),
     };
