@@ -194,7 +194,8 @@ static const at_ir_expr *tail_guard(at_ir_sched *s, const plan *p, const at_ir_e
  * (up to 1.2 MB) from DRAM in a latency-bound walk, the other rows finding it in L2.
  * The rows whose kernel taps all lie in the input (first..first + n - 1) share out the ic chunks of
  * the next block: row first + k prefetches those with icc n / ICC == k, one cache line per 16
- * weights, from the first ow chunk's reduction loop, where the same (icc, kh, kw, icb) is read. */
+ * weights (the first 8 lines of a wider block), from the first ow chunk's reduction loop, where
+ * the same (icc, kh, kw, icb) is read. */
 typedef struct next_block {
     int64_t           first, n; /* the prefetching rows; n 0: none */
     const at_ir_expr *when;     /* this row and ow chunk prefetch (without the icc test); NULL: never */
@@ -295,8 +296,8 @@ static void conv_common(at_ir_sched *s, const plan *p)
     const at_ir_stmt *loops[3];
     const next_block rows = next_block_rows(p);
     for (size_t i = 0; i < nr; i++) {
-        at_tmpl_loop owc = at_tmpl_loop_new(s, "ow.outer", r[i].end - r[i].begin, at_tmpl_nchwc_chunk_loop_kind(&r[i]));
-        const at_ir_expr *ow0 = at_ir_mul(s, at_ir_add(s, at_ir_v(s, owc.var), at_tmpl_i(s, r[i].begin)), at_tmpl_i(s, p->reg_n));
+        const at_ir_expr *ow0;
+        at_tmpl_loop owc = at_tmpl_nchwc_chunk_loop(s, &r[i], p->reg_n, &ow0);
         /* the first ow chunk of a prefetching row */
         next_block nb = rows;
         if (i == 0 && rows.n > 0) {

@@ -144,8 +144,8 @@ static void conv_stage(at_ir_sched *s, const plan *p)
     size_t nr = at_tmpl_nchwc_chunk_ranges(g, tw, g->ow / tw, r);
     const at_ir_stmt *loops[3];
     for (size_t i = 0; i < nr; i++) {
-        at_tmpl_loop owc = at_tmpl_loop_new(s, "ow.outer", r[i].end - r[i].begin, at_tmpl_nchwc_chunk_loop_kind(&r[i]));
-        const at_ir_expr *ow0 = at_ir_mul(s, at_ir_add(s, at_ir_v(s, owc.var), at_tmpl_i(s, r[i].begin)), at_tmpl_i(s, tw));
+        const at_ir_expr *ow0;
+        at_tmpl_loop owc = at_tmpl_nchwc_chunk_loop(s, &r[i], tw, &ow0);
         loops[i] = at_tmpl_nest(s, &owc, 1, chunk(s, p, cc, nn, oc, oh, ow0, r[i].border));
     }
     const at_ir_stmt *body = at_tmpl_nest(s, &f, 1, at_ir_seq(s, loops, nr));

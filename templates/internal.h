@@ -393,8 +393,9 @@ typedef struct at_tmpl_chunk_range {
 /* Splits chunks 0 .. n_chunks - 1 into the border chunks before, the interior chunks, and the border
  * chunks after (empty ranges left out); returns how many ranges. */
 size_t at_tmpl_nchwc_chunk_ranges(const at_conv2d_geom *g, int64_t tw, int64_t n_chunks, at_tmpl_chunk_range out[3]);
-/* The kind of a range's chunk loop: unrolled for a border range of up to 4 chunks, else serial. */
-at_ir_for_kind at_tmpl_nchwc_chunk_loop_kind(const at_tmpl_chunk_range *r);
+/* The loop over range r's chunks ("ow.outer": unrolled for a border range of up to 4 chunks, else
+ * serial); *ow0 is the first output column of its chunk (tw columns a chunk). */
+at_tmpl_loop at_tmpl_nchwc_chunk_loop(at_ir_sched *s, const at_tmpl_chunk_range *r, int64_t tw, const at_ir_expr **ow0);
 /* tile_ow's filter in TVM's x86 templates: the last size at most 64. */
 bool at_tmpl_x86_ow_filter(const int64_t *sizes, size_t n, void *ctx);
 /* The space TVM's x86 depthwise and group conv templates define alike, knobs 0 to 3: tile_ic,

@@ -82,9 +82,12 @@ size_t at_tmpl_nchwc_chunk_ranges(const at_conv2d_geom *g, int64_t tw, int64_t n
     return n;
 }
 
-at_ir_for_kind at_tmpl_nchwc_chunk_loop_kind(const at_tmpl_chunk_range *r)
+at_tmpl_loop at_tmpl_nchwc_chunk_loop(at_ir_sched *s, const at_tmpl_chunk_range *r, int64_t tw, const at_ir_expr **ow0)
 {
-    return r->border && r->end - r->begin <= 4 ? AT_IR_UNROLLED : AT_IR_SERIAL;
+    at_ir_for_kind kind = r->border && r->end - r->begin <= 4 ? AT_IR_UNROLLED : AT_IR_SERIAL;
+    at_tmpl_loop l = at_tmpl_loop_new(s, "ow.outer", r->end - r->begin, kind);
+    *ow0 = at_ir_mul(s, at_ir_add(s, at_ir_v(s, l.var), at_tmpl_i(s, r->begin)), at_tmpl_i(s, tw));
+    return l;
 }
 
 bool at_tmpl_x86_ow_filter(const int64_t *sizes, size_t n, void *ctx)
