@@ -38,7 +38,9 @@ static void print_opencl(const at_ocl_code *code)
         printf("// kernel %s: global (%zu, %zu, %zu) local (%zu, %zu, %zu)%s\n", ki->name, ki->gws[0],
                ki->work_dim > 1 ? ki->gws[1] : (size_t)1, ki->work_dim > 2 ? ki->gws[2] : (size_t)1, ki->lws[0],
                ki->work_dim > 1 ? ki->lws[1] : (size_t)1, ki->work_dim > 2 ? ki->lws[2] : (size_t)1,
-               ki->prepare ? ", weight packing (an input while tuning, not timed)" : "");
+               ki->prepare  ? ", weight packing (an input while tuning, not timed)"
+               : ki->finish ? ", unpacking to the op's layout (after what TVM times, not timed)"
+                            : "");
     }
     fputs(code->source, stdout);
 }

@@ -332,7 +332,7 @@ const at_ir_buffer *at_ir_alloc(at_ir_sched *s, const char *name, at_ir_type ele
     return b && push(s, &s->pending, b) ? b : NULL;
 }
 
-static void add_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body, bool prepare)
+static void add_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body, bool prepare, bool finish)
 {
     if (!body) {
         oom(s);
@@ -348,6 +348,7 @@ static void add_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body,
     k->allocs = allocs;
     k->n_allocs = s->pending.n;
     k->prepare = prepare;
+    k->finish = finish;
     for (size_t i = 0; i < s->pending.n; i++)
         if (!push(s, &s->attached, s->pending.items[i])) return;
     if (push(s, &s->kernels, k)) s->pending.n = 0;
@@ -355,12 +356,17 @@ static void add_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body,
 
 void at_ir_add_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body)
 {
-    add_kernel(s, name, body, false);
+    add_kernel(s, name, body, false, false);
 }
 
 void at_ir_add_prepare_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body)
 {
-    add_kernel(s, name, body, true);
+    add_kernel(s, name, body, true, false);
+}
+
+void at_ir_add_finish_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body)
+{
+    add_kernel(s, name, body, false, true);
 }
 
 const at_ir_var *at_ir_var_new(at_ir_sched *s, const char *name, at_ir_type type)

@@ -194,7 +194,18 @@ typedef struct at_ir_kernel {
      * a runner runs preparation kernels before the timed launches and leaves them out of the
      * timing. Interpreting or running the whole program in order is always correct. */
     bool                      prepare;
+    /* A finishing kernel: it turns what the timed kernels computed into the op's signature where
+     * TVM's tuned program ends earlier (the x86 NCHWc templates: TVM times the NCHW[oc_bn]c tensor
+     * itself; its unpacking to NCHW is the network's layout transform). Runners run it with the
+     * untimed first run and leave it out of the timed launches, as preparation kernels. */
+    bool                      finish;
 } at_ir_kernel;
+
+/* Is kernel k one of the timed launches (neither preparing nor finishing)? */
+static inline bool at_ir_kernel_timed(const at_ir_kernel *k)
+{
+    return !k->prepare && !k->finish;
+}
 
 /* A program: global buffers (inputs and outputs in signature order, then temporaries) and
  * kernels run in order. */
@@ -251,6 +262,8 @@ const at_ir_buffer *at_ir_alloc(at_ir_sched *s, const char *name, at_ir_type ele
 void at_ir_add_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body);
 /* Same, for a preparation kernel (at_ir_kernel.prepare). */
 void at_ir_add_prepare_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body);
+/* Same, for a finishing kernel (at_ir_kernel.finish). */
+void at_ir_add_finish_kernel(at_ir_sched *s, const char *name, const at_ir_stmt *body);
 
 /* An output epilogue: TVM fusing the injective ops after an anchor (bias, residual add, ReLU) into
  * its output stage. Installed before a template schedules: right after the template creates its

@@ -253,7 +253,7 @@ void at_ir_print(const at_ir_program *p, at_strbuf *sb)
     for (size_t i = 0; i < p->n_bufs; i++) print_buffer(sb, p->bufs[i]->role == AT_IR_TEMP ? "temp" : "param", p->bufs[i]);
     for (size_t k = 0; k < p->n_kernels; k++) {
         const at_ir_kernel *kn = &p->kernels[k];
-        at_strbuf_printf(sb, "%skernel %s\n", kn->prepare ? "prepare " : "", kn->name);
+        at_strbuf_printf(sb, "%skernel %s\n", kn->prepare ? "prepare " : kn->finish ? "finish " : "", kn->name);
         for (size_t a = 0; a < kn->n_allocs; a++) print_buffer(sb, "alloc", kn->allocs[a]);
         stmt(&pr, kn->body, 1);
     }

@@ -48,10 +48,10 @@ at_status at_meas_local_runner_new(at_target_family family, const at_measure_opt
 void at_meas_cpu_cache_flush(void *const *bufs, const size_t *bytes, size_t n);
 
 /* The buffers of p that TVM's cache_flush_cpu_non_first_arg flushes, as indexes into p->bufs
- * written to idx (room for p->n_bufs); returns their count: every argument but the first, and
- * the temporaries a preparation kernel packs from the arguments but the first. The latter are
- * TVM's pre-packed kernel argument: a network reads them cold, and a flush that kept them
- * cached would time the weights hot. */
+ * written to idx (room for p->n_bufs); returns their count. TVM's first argument is the output,
+ * so every input of the timed kernels: the parameters they read and the temporaries preparation
+ * kernels fill (TVM's placeholders for packed data and weights: a network reads the weights cold,
+ * and a flush that kept them cached would time them hot). */
 size_t at_meas_cpu_flush_set(const at_ir_program *p, size_t *idx);
 
 #endif

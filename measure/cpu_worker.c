@@ -41,25 +41,24 @@ void at_meas_cpu_cache_flush(void *const *bufs, const size_t *bytes, size_t n)
 #endif
 }
 
-/* A temporary that a preparation kernel fills from the other arguments, not from the data:
- * TVM's packed kernel argument (the packed data, made from the first argument, is its first). */
-static bool packed_from_other_args(const at_ir_program *p, const at_ir_buffer *b)
+/* TVM's measured function takes [output] + the placeholders it reads, and its cache flush skips
+ * the first argument: every input is flushed, the output is not. Here an input is a parameter
+ * the timed kernels read, or a temporary a preparation kernel fills (TVM's placeholders for the
+ * packed data and weights); the NCHW parameters only preparation kernels read are not timed, so
+ * not flushed. */
+static bool timed_input(const at_ir_program *p, const at_ir_buffer *b)
 {
-    bool packed = false;
-    for (size_t k = 0; k < p->n_kernels; k++) {
-        const at_ir_kernel *kn = &p->kernels[k];
-        if (!kn->prepare || !at_ir_stmt_stores_to(kn->body, b)) continue;
-        if (at_ir_stmt_loads_from(kn->body, p->bufs[0])) return false;
-        packed = true;
-    }
-    return packed;
+    if (b->role != AT_IR_INPUT && !(b->role == AT_IR_TEMP && at_ir_program_prepares(p, b))) return false;
+    for (size_t k = 0; k < p->n_kernels; k++)
+        if (at_ir_kernel_timed(&p->kernels[k]) && at_ir_stmt_loads_from(p->kernels[k].body, b)) return true;
+    return false;
 }
 
 size_t at_meas_cpu_flush_set(const at_ir_program *p, size_t *idx)
 {
-    size_t n = 0, n_params = at_ir_program_n_params(p);
-    for (size_t i = 1; i < p->n_bufs; i++)
-        if (i < n_params || packed_from_other_args(p, p->bufs[i])) idx[n++] = i;
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_bufs; i++)
+        if (timed_input(p, p->bufs[i])) idx[n++] = i;
     return n;
 }
 

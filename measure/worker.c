@@ -60,27 +60,28 @@ static void drop_art(at_meas_wk *w)
 /* While tuning (no correctness check) the preparation kernels are not built: TVM tunes with
  * their outputs (packed weights) as inputs, so they are never timed, and on PoCL each kernel
  * costs a fixed ~40 ms at its first launch besides its share of the parse (issue 18, T1). The
- * buffers they would fill get a fixed pattern instead (launch). With --check-correctness the
- * whole program runs, so the output can be compared. */
+ * buffers they would fill get a fixed pattern instead (launch). Finishing kernels, which only
+ * unpack the timed result into the op's layout, are left out the same way. With
+ * --check-correctness the whole program runs, so the output can be compared. */
 static bool skip_prepare(const at_meas_wk *w)
 {
     return !w->o->check_correctness;
 }
 
 /* The program to emit: w's own, or a copy of its header whose kernel list leaves out the
- * preparation kernels (o->built holds that list). */
+ * preparation and finishing kernels (o->built holds that list). */
 static at_status program_to_build(at_meas_wk *w, at_ir_program *view, const at_ir_program **out)
 {
     ocl_worker *o = ow(w);
     const at_ir_program *p = w->art.prog;
     size_t n = 0;
-    for (size_t k = 0; k < p->n_kernels; k++) n += !p->kernels[k].prepare;
+    for (size_t k = 0; k < p->n_kernels; k++) n += at_ir_kernel_timed(&p->kernels[k]);
     *out = p;
     if (!skip_prepare(w) || n == p->n_kernels || n == 0) return AT_OK;
     o->built = at_calloc(n, sizeof *o->built);
     if (!o->built) return AT_OOM();
     for (size_t k = 0, j = 0; k < p->n_kernels; k++)
-        if (!p->kernels[k].prepare) o->built[j++] = p->kernels[k];
+        if (at_ir_kernel_timed(&p->kernels[k])) o->built[j++] = p->kernels[k];
     *view = *p;
     view->kernels = o->built;
     view->n_kernels = n;

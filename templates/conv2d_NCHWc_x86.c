@@ -9,11 +9,11 @@
  * The tuning program, as TVM times it: the packed data (N, C/ic_bn, H, W, ic_bn) and kernel
  * (CO/oc_bn, C/ic_bn, KH, KW, ic_bn, oc_bn) are placeholders while TVM tunes, so preparation
  * kernels here; then the convolution (TVM pads the data into a copy first, topi's pad stage; here
- * the taps in the padding are skipped in place: templates/nchwc_x86.c says how). TVM's
- * tuned output is the 5-D conv itself; the op's signature is NCHW, so the conv's output stage is
- * TVM's own 4-D branch of the same schedule (unpack_NCHWc_to_nchw as the output, the conv computed
- * at its fused parallel axis): the block is written to NCHW with oc_block vectorized, and the
- * cached row C between CC and that store is folded away (the same values, one copy fewer).
+ * the taps in the padding are skipped in place: templates/nchwc_x86.c says how). TVM's tuned
+ * output is the 5-D conv itself (the task's compute returns it; its arguments are [output, data,
+ * kernel]), so the timed kernel writes NCHW[oc_bn]c, the cached row C between CC and that store
+ * folded away (the same values, one copy fewer); the op's signature is NCHW, so a finishing
+ * kernel, not timed, unpacks the result into the NCHW output.
  * 3x3 and other kernels (avx_common): (n, oc_chunk, oh) fused and parallel, ow split by reg_n =
  * tile_ow[-1]; CC, a reg_n x oc_bn block, computed per ow chunk: init, then ic_chunk, kh, (ic_block,
  * kw unrolled when unroll_kw | kw, ic_block), ow_block unrolled, oc_block vectorized. 1x1 kernels
@@ -62,8 +62,9 @@ typedef struct plan {
     int64_t             ic_bn, oc_bn, icc, occ;
     int64_t             reg_n, ow_chunk; /* tile_ow[-1] and the chunks of OW it makes (rounded up) */
     int64_t             oh_f, oh_chunk;  /* 1x1: tile_oh and the row chunks (rounded up) */
-    bool                unroll_kw, one_by_one, packed;
-    const at_ir_buffer *out, *kvec, *xin; /* xin: the conv's NCHW[ic_bn]c input, read unpadded */
+    bool                unroll_kw, one_by_one;
+    /* out: the NCHW[oc_bn]c output; xin: the conv's NCHW[ic_bn]c input, read unpadded */
+    const at_ir_buffer *out, *kvec, *xin;
 } plan;
 
 static at_status read_config(const at_args *args, const at_config *c, plan *p)
@@ -168,14 +169,9 @@ static const at_ir_stmt *store_body(at_ir_sched *s, const plan *p, const at_ir_e
     const elem *e = ctx;
     const at_conv2d_geom *g = &p->g;
     const at_ir_expr *val = at_ir_load(s, e->cc, at_ir_add(s, e->cc_base, ocb), 1);
-    if (p->packed) {
-        const at_ir_expr *oi[5] = {e->nn, e->oc, e->oh, e->ow, ocb};
-        const int64_t od[5] = {g->n, p->occ, g->oh, g->ow, p->oc_bn};
-        return at_ir_store(s, p->out, at_tmpl_index(s, oi, od, 5), val);
-    }
-    const at_ir_expr *oi[4] = {e->nn, at_ir_add(s, at_ir_mul(s, e->oc, at_tmpl_i(s, p->oc_bn)), ocb), e->oh, e->ow};
-    const int64_t od[4] = {g->n, g->co, g->oh, g->ow};
-    return at_ir_store(s, p->out, at_tmpl_index(s, oi, od, 4), val);
+    const at_ir_expr *oi[5] = {e->nn, e->oc, e->oh, e->ow, ocb};
+    const int64_t od[5] = {g->n, p->occ, g->oh, g->ow, p->oc_bn};
+    return at_ir_store(s, p->out, at_tmpl_index(s, oi, od, 5), val);
 }
 
 /* The element guard of a tail: row and column inside the output. */
@@ -363,25 +359,27 @@ static void conv_1x1(at_ir_sched *s, const plan *p)
 
 static at_status build(const at_args *args, const at_config *c, at_ir_sched *s, bool packed)
 {
-    plan p = {.packed = packed};
+    plan p = {0};
     AT_TRY(read_config(args, c, &p));
     const at_conv2d_args *a = &args->u.conv2d;
     const at_conv2d_geom *g = &p.g;
     const at_ir_buffer *data = at_ir_param(s, "data", a->dtype, g->n * g->ci * g->ih * g->iw, AT_IR_INPUT);
     const at_ir_buffer *kernel = at_ir_param(s, "kernel", a->kernel_dtype, g->co * g->ci * g->kh * g->kw, AT_IR_INPUT);
-    p.out = at_ir_param(s, "output", p.ot, g->n * g->co * g->oh * g->ow, AT_IR_OUTPUT);
+    const at_ir_buffer *out = at_ir_param(s, "output", p.ot, g->n * g->co * g->oh * g->ow, AT_IR_OUTPUT);
     p.kvec = at_ir_temp(s, "kernel_vec", a->kernel_dtype, g->co * g->ci * g->kh * g->kw);
-    const at_ir_buffer *x = data;
+    p.xin = data;
+    p.out = out;
     if (!packed) {
-        x = at_ir_temp(s, "data_vec", a->dtype, g->n * g->ci * g->ih * g->iw);
-        at_tmpl_nchwc_data_vec(s, data, x, g->n, g->ci, g->ih, g->iw, p.ic_bn);
+        p.xin = at_ir_temp(s, "data_vec", a->dtype, g->n * g->ci * g->ih * g->iw);
+        p.out = at_ir_temp(s, "conv2d_NCHWc", p.ot, g->n * g->co * g->oh * g->ow);
+        at_tmpl_nchwc_data_vec(s, data, p.xin, g->n, g->ci, g->ih, g->iw, p.ic_bn);
     }
     kernel_vec_stage(s, &p, kernel);
-    p.xin = x;
     if (p.one_by_one)
         conv_1x1(s, &p);
     else
         conv_common(s, &p);
+    if (!packed) at_tmpl_nchwc_unpack(s, p.out, out, g->n, g->co, g->oh, g->ow, p.oc_bn);
     return at_ir_sched_status(s);
 }
 

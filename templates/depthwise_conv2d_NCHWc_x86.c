@@ -10,9 +10,10 @@
  * chunk the cached block CC (tile_ow x oc_bn): init, then kh, kw (unrolled when unroll_kw),
  * ow_block unrolled, oc_block vectorized. TVM pads the data into a copy first (topi's pad stage);
  * here the taps in the padding are skipped in place (templates/nchwc_x86.c says how); channel c =
- * oc_chunk oc_bn + oc_block reads input block c / ic_bn, lane c % ic_bn. As for conv2d_NCHWc.x86,
- * the tuning output is written NCHW through TVM's 4-D output branch (the cached row folded into
- * the store), and the network runs schedule_packed: NCHW[ic_bn]c in, NCHW[oc_bn]c out.
+ * oc_chunk oc_bn + oc_block reads input block c / ic_bn, lane c % ic_bn. TVM's tuned output is the
+ * NCHW[oc_bn]c tensor itself (the task's compute returns it; arguments [output, data, kernel]),
+ * so the timed kernel writes that tensor, and a finishing kernel, not timed, unpacks it into the
+ * op's NCHW output. The network runs schedule_packed: NCHW[ic_bn]c in, NCHW[oc_bn]c out.
  *
  * Fallback: _fallback_schedule with get_simd_32bit_lanes() = 4: oc_bn the largest <= 4 dividing
  * C, ic_bn the largest <= oc_bn dividing C, tile_ow's last size the largest <= 31 dividing OW,
@@ -33,8 +34,8 @@ typedef struct plan {
     at_conv2d_geom      g;
     at_ir_type          ot;
     int64_t             ic_bn, oc_bn, tw;
-    bool                unroll_kw, packed;
-    const at_ir_buffer *out, *kvec, *xin; /* xin: the NCHW[ic_bn]c input, read unpadded */
+    bool                unroll_kw;
+    const at_ir_buffer *out, *kvec, *xin; /* NCHW[oc_bn]c out; xin: the NCHW[ic_bn]c input, read unpadded */
 } plan;
 
 /* kernel_vec[occ][0][kh][kw][0][ocb] = kernel[occ oc_bn + ocb][0][kh][kw] */
@@ -113,17 +114,9 @@ static const at_ir_stmt *chunk(at_ir_sched *s, const plan *p, const at_ir_buffer
     ax = ocb_axis(s, p, "ocb.out");
     const at_ir_expr *ow = at_ir_add(s, ow0, at_ir_v(s, wi.var));
     const at_ir_expr *val = at_ir_load(s, cc, at_ir_add(s, at_ir_mul(s, at_ir_v(s, wi.var), at_tmpl_i(s, p->oc_bn)), ax.index), 1);
-    const at_ir_expr *oidx;
-    if (p->packed) {
-        const at_ir_expr *oi[5] = {nn, oc, oh, ow, ax.index};
-        const int64_t od[5] = {g->n, occ, g->oh, g->ow, p->oc_bn};
-        oidx = at_tmpl_index(s, oi, od, 5);
-    } else {
-        const at_ir_expr *oi[4] = {nn, at_ir_add(s, at_ir_mul(s, oc, at_tmpl_i(s, p->oc_bn)), ax.index), oh, ow};
-        const int64_t od[4] = {g->n, g->co, g->oh, g->ow};
-        oidx = at_tmpl_index(s, oi, od, 4);
-    }
-    const at_ir_stmt *st = at_tmpl_nest(s, &wi, 1, over(s, ax, at_ir_store(s, p->out, oidx, val)));
+    const at_ir_expr *oi[5] = {nn, oc, oh, ow, ax.index};
+    const int64_t od[5] = {g->n, occ, g->oh, g->ow, p->oc_bn};
+    const at_ir_stmt *st = at_tmpl_nest(s, &wi, 1, over(s, ax, at_ir_store(s, p->out, at_tmpl_index(s, oi, od, 5), val)));
 
     const at_ir_stmt *items[3] = {init, upd, st};
     return at_ir_seq(s, items, 3);
@@ -155,7 +148,7 @@ static void conv_stage(at_ir_sched *s, const plan *p)
 static at_status build(const at_args *args, const at_config *c, at_ir_sched *s, bool packed)
 {
     const at_conv2d_args *a = &args->u.conv2d;
-    plan p = {.packed = packed, .ot = a->out_dtype};
+    plan p = {.ot = a->out_dtype};
     at_op_conv2d_geom(args->op, a, &p.g);
     const at_conv2d_geom *g = &p.g;
     int64_t parts[2];
@@ -169,16 +162,18 @@ static at_status build(const at_args *args, const at_config *c, at_ir_sched *s, 
 
     const at_ir_buffer *data = at_ir_param(s, "data", a->dtype, g->n * g->ci * g->ih * g->iw, AT_IR_INPUT);
     const at_ir_buffer *kernel = at_ir_param(s, "kernel", a->kernel_dtype, g->co * g->kh * g->kw, AT_IR_INPUT);
-    p.out = at_ir_param(s, "output", p.ot, g->n * g->co * g->oh * g->ow, AT_IR_OUTPUT);
+    const at_ir_buffer *out = at_ir_param(s, "output", p.ot, g->n * g->co * g->oh * g->ow, AT_IR_OUTPUT);
     p.kvec = at_ir_temp(s, "kernel_vec", a->kernel_dtype, g->co * g->kh * g->kw);
-    const at_ir_buffer *x = data;
+    p.xin = data;
+    p.out = out;
     if (!packed) {
-        x = at_ir_temp(s, "data_vec", a->dtype, g->n * g->ci * g->ih * g->iw);
-        at_tmpl_nchwc_data_vec(s, data, x, g->n, g->ci, g->ih, g->iw, p.ic_bn);
+        p.xin = at_ir_temp(s, "data_vec", a->dtype, g->n * g->ci * g->ih * g->iw);
+        p.out = at_ir_temp(s, "DepthwiseConv2d", p.ot, g->n * g->co * g->oh * g->ow);
+        at_tmpl_nchwc_data_vec(s, data, p.xin, g->n, g->ci, g->ih, g->iw, p.ic_bn);
     }
     kernel_vec_stage(s, &p, kernel);
-    p.xin = x;
     conv_stage(s, &p);
+    if (!packed) at_tmpl_nchwc_unpack(s, p.out, out, g->n, g->co, g->oh, g->ow, p.oc_bn);
     return at_ir_sched_status(s);
 }
 

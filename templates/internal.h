@@ -377,6 +377,10 @@ const at_ir_expr *at_tmpl_unfuse(at_ir_sched *s, const at_ir_expr *f, int64_t in
  * packed data as a placeholder while tuning), parallel over the channel blocks. */
 void at_tmpl_nchwc_data_vec(at_ir_sched *s, const at_ir_buffer *data, const at_ir_buffer *dvec, int64_t n, int64_t c,
                             int64_t h, int64_t w, int64_t bn);
+/* Adds the finishing kernel out[n][c][h][w] = packed[n][c / bn][h][w][c % bn]: TVM times the
+ * convolution into its NCHW[bn]c tensor, and unpack_NCHWc_to_nchw belongs to the network. */
+void at_tmpl_nchwc_unpack(at_ir_sched *s, const at_ir_buffer *packed, const at_ir_buffer *out, int64_t n, int64_t c,
+                          int64_t h, int64_t w, int64_t bn);
 /* The input row oh sh + kh dh - pt and column ow sw + kw dw - pl an output tap reads (unpadded
  * coordinates: outside the input means the zero padding). */
 const at_ir_expr *at_tmpl_nchwc_in_row(at_ir_sched *s, const at_conv2d_geom *g, const at_ir_expr *oh, const at_ir_expr *kh);

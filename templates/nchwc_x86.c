@@ -1,7 +1,8 @@
 /* What TVM's two x86 NCHWc templates share (topi/x86/conv2d.py, depthwise_conv2d.py): the packing
  * of NCHW data into NCHW[x]c (a placeholder input while TVM tunes, so a preparation kernel here),
- * the zero padding read in place, and the fallback numbers (_fallback_schedule's block sizes from
- * the SIMD width).
+ * the unpacking of the NCHW[x]c result (the tensor TVM times; a finishing kernel here), the zero
+ * padding read in place, and the fallback numbers (_fallback_schedule's block sizes from the SIMD
+ * width).
  *
  * The padding is where we differ from TVM's code for the same config. topi pads the 5-D data into
  * a copy (nn.pad, a parallel stage before the convolution) and the convolution reads the copy.
@@ -23,8 +24,10 @@ const at_ir_expr *at_tmpl_unfuse(at_ir_sched *s, const at_ir_expr *f, int64_t in
     return outermost ? e : at_ir_mod(s, e, at_tmpl_i(s, extent));
 }
 
-void at_tmpl_nchwc_data_vec(at_ir_sched *s, const at_ir_buffer *data, const at_ir_buffer *dvec, int64_t n, int64_t c,
-                            int64_t h, int64_t w, int64_t bn)
+/* The loop nest n, c / bn (parallel), h, w, vc over an NCHW tensor and its NCHW[bn]c copy: *plain
+ * and *packed are the element's index in each. */
+static const at_ir_stmt *blocked_nest(at_ir_sched *s, int64_t n, int64_t c, int64_t h, int64_t w, int64_t bn,
+                                      const at_ir_buffer *to, bool to_packed, const at_ir_buffer *from)
 {
     at_tmpl_loop l[5] = {at_tmpl_loop_new(s, "n", n, AT_IR_SERIAL), at_tmpl_loop_new(s, "c", c / bn, AT_IR_PARALLEL),
                          at_tmpl_loop_new(s, "h", h, AT_IR_SERIAL), at_tmpl_loop_new(s, "w", w, AT_IR_SERIAL),
@@ -33,9 +36,21 @@ void at_tmpl_nchwc_data_vec(at_ir_sched *s, const at_ir_buffer *data, const at_i
     for (int i = 0; i < 5; i++) v[i] = at_ir_v(s, l[i].var);
     const at_ir_expr *di[4] = {v[0], at_ir_add(s, at_ir_mul(s, v[1], at_tmpl_i(s, bn)), v[4]), v[2], v[3]};
     const int64_t dd[4] = {n, c, h, w}, vd[5] = {n, c / bn, h, w, bn};
-    at_ir_add_prepare_kernel(
-        s, "data_vec_kernel",
-        at_tmpl_nest(s, l, 5, at_ir_store(s, dvec, at_tmpl_index(s, v, vd, 5), at_ir_load(s, data, at_tmpl_index(s, di, dd, 4), 1))));
+    const at_ir_expr *plain = at_tmpl_index(s, di, dd, 4), *packed = at_tmpl_index(s, v, vd, 5);
+    const at_ir_expr *ti = to_packed ? packed : plain, *fi = to_packed ? plain : packed;
+    return at_tmpl_nest(s, l, 5, at_ir_store(s, to, ti, at_ir_load(s, from, fi, 1)));
+}
+
+void at_tmpl_nchwc_data_vec(at_ir_sched *s, const at_ir_buffer *data, const at_ir_buffer *dvec, int64_t n, int64_t c,
+                            int64_t h, int64_t w, int64_t bn)
+{
+    at_ir_add_prepare_kernel(s, "data_vec_kernel", blocked_nest(s, n, c, h, w, bn, dvec, true, data));
+}
+
+void at_tmpl_nchwc_unpack(at_ir_sched *s, const at_ir_buffer *packed, const at_ir_buffer *out, int64_t n, int64_t c,
+                          int64_t h, int64_t w, int64_t bn)
+{
+    at_ir_add_finish_kernel(s, "unpack_NCHWc_to_nchw_kernel", blocked_nest(s, n, c, h, w, bn, out, false, packed));
 }
 
 /* e >= 0 when lo_pad, e < hi when hi_pad, joined onto cond */

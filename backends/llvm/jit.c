@@ -17,6 +17,7 @@ struct at_llvm_jit {
     size_t          n_kernels, n_bufs;
     kernel_fn      *fns;
     bool           *prepare;
+    bool           *untimed; /* preparing or finishing: left out of a timed run */
 };
 
 static at_status define_runtime(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd)
@@ -47,7 +48,8 @@ at_status at_llvm_jit_new(const at_ir_program *p, const at_llvm_target *t, at_ll
     j->n_bufs = p->n_bufs;
     j->fns = at_calloc(p->n_kernels + 1, sizeof *j->fns);
     j->prepare = at_calloc(p->n_kernels + 1, sizeof *j->prepare);
-    if (!j->fns || !j->prepare) {
+    j->untimed = at_calloc(p->n_kernels + 1, sizeof *j->untimed);
+    if (!j->fns || !j->prepare || !j->untimed) {
         at_llvm_jit_free(j);
         return AT_OOM();
     }
@@ -91,6 +93,7 @@ at_status at_llvm_jit_new(const at_ir_program *p, const at_llvm_target *t, at_ll
         }
         j->fns[k] = (kernel_fn)(uintptr_t)addr;
         j->prepare[k] = p->kernels[k].prepare;
+        j->untimed[k] = !at_ir_kernel_timed(&p->kernels[k]);
     }
     LLVMOrcDisposeThreadSafeContext(tsc);
     *out = j;
@@ -112,6 +115,7 @@ void at_llvm_jit_free(at_llvm_jit *j)
     }
     at_free(j->fns);
     at_free(j->prepare);
+    at_free(j->untimed);
     at_free(j);
 }
 
@@ -137,7 +141,7 @@ at_status at_llvm_jit_run_kernel(const at_llvm_jit *j, size_t k, void *const *bu
 at_status at_llvm_jit_run(const at_llvm_jit *j, void *const *bufs, size_t n, bool skip_prepare, at_llvm_pool *pool)
 {
     for (size_t k = 0; k < j->n_kernels; k++) {
-        if (skip_prepare && j->prepare[k]) continue;
+        if (skip_prepare && j->untimed[k]) continue;
         AT_TRY(at_llvm_jit_run_kernel(j, k, bufs, n, pool));
     }
     return AT_OK;

@@ -110,8 +110,9 @@ bool   at_llvm_jit_kernel_is_prepare(const at_llvm_jit *j, size_t k);
  * from the program's buffer count or k is out of range. */
 at_status at_llvm_jit_run_kernel(const at_llvm_jit *j, size_t k, void *const *bufs, size_t n, at_llvm_pool *pool);
 
-/* Runs every kernel in order, preparation kernels left out when skip_prepare (a timed run after
- * one full run, as TVM feeds packed weights as inputs). AT_EINVAL as at_llvm_jit_run_kernel. */
+/* Runs every kernel in order, preparation and finishing kernels left out when skip_prepare (a
+ * timed run after one full run: TVM feeds packed weights as inputs and times the tensor before
+ * a finishing kernel's unpacking). AT_EINVAL as at_llvm_jit_run_kernel. */
 at_status at_llvm_jit_run(const at_llvm_jit *j, void *const *bufs, size_t n, bool skip_prepare, at_llvm_pool *pool);
 
 #endif

@@ -1244,6 +1244,7 @@ static at_status emit_kernel(cg *c, size_t k, at_ocl_kernel_info *info, bool *us
     }
     info->local_bytes = at_ir_kernel_local_bytes(p, k);
     info->prepare = p->kernels[k].prepare;
+    info->finish = p->kernels[k].finish;
     memset(used, 0, c->n_buf_ids * sizeof *used);
     mark_stmt_buffers(kn->body, used);
     info->n_args = 0;

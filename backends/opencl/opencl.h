@@ -22,6 +22,7 @@ typedef struct at_ocl_kernel_info {
     size_t  *args;       /* owned: indices into the program's buffers, in argument order */
     bool     prepare;    /* weight packing (at_ir_kernel.prepare): TVM feeds its output as an
                             input while tuning, so timed runs skip it */
+    bool     finish;     /* at_ir_kernel.finish: after what TVM times, so timed runs skip it */
 } at_ocl_kernel_info;
 
 typedef struct at_ocl_code {

@@ -482,12 +482,13 @@ at_status at_ocl_prog_first_launch(at_ocl_prog *p)
     return at_ocl_check(clFinish(p->ctx->queue), "clFinish (first launch)");
 }
 
-/* The k-th kernel a run launches: timed runs leave out preparation kernels, whose output the
- * untimed first launch already computed (TVM measures with packed weights as an input). */
+/* The k-th kernel a run launches: timed runs leave out preparation and finishing kernels, whose
+ * outputs the untimed first launch already computed (TVM measures with packed weights as an
+ * input, and up to the tensor a finishing kernel unpacks). */
 static size_t launched_kernel(const at_ocl_prog *p, bool timed, size_t j)
 {
     for (size_t k = 0; k < p->n_kernels; k++) {
-        if (timed && p->info[k].prepare) continue;
+        if (timed && (p->info[k].prepare || p->info[k].finish)) continue;
         if (j-- == 0) return k;
     }
     AT_ASSERT(!"launched kernel out of range");
@@ -497,7 +498,7 @@ static size_t launched_kernel(const at_ocl_prog *p, bool timed, size_t j)
 static size_t n_launched(const at_ocl_prog *p, bool timed)
 {
     size_t n = 0;
-    for (size_t k = 0; k < p->n_kernels; k++) n += !(timed && p->info[k].prepare);
+    for (size_t k = 0; k < p->n_kernels; k++) n += !(timed && (p->info[k].prepare || p->info[k].finish));
     return n;
 }
 
@@ -629,7 +630,7 @@ at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, do
     size_t queued = 0;
     for (size_t i = 0; i < s->n && st == AT_OK; i++) {
         const seq_launch *l = &s->launches[i];
-        if (l->info->prepare && !with_prepare) continue;
+        if ((l->info->prepare || l->info->finish) && !with_prepare) continue;
         cl_event *ev = device_ms ? &s->events[queued] : NULL;
         cl_int err = clEnqueueNDRangeKernel(s->ctx->queue, l->kernel, l->info->work_dim, NULL, l->info->gws, l->info->lws, 0,
                                             NULL, ev);

@@ -124,8 +124,8 @@ void      at_ocl_seq_free(at_ocl_seq *s);
  * AT_ENOMEM. */
 at_status at_ocl_seq_add(at_ocl_seq *s, const at_ocl_prog *p, at_ocl_buf *const *bufs, size_t n_bufs);
 
-/* Enqueues every launch in order (preparation kernels only when with_prepare) and waits once.
- * When device_ms is not NULL, each launch is profiled and *device_ms is the sum of their
+/* Enqueues every launch in order (preparation and finishing kernels only when with_prepare) and
+ * waits once. When device_ms is not NULL, each launch is profiled and *device_ms is the sum of their
  * START..END times (events cost host time: leave it NULL to time the host); per_add_ms (optional,
  * with device_ms) then gets the time of each at_ocl_seq_add's kernels, in add order. AT_EDEVICE
  * (the message names the kernel), AT_ENOMEM. */

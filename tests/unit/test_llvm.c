@@ -631,6 +631,41 @@ static void parallel_loops_and_bindings_should_match_the_interpreter(void **stat
     at_arena_free(ar);
 }
 
+/* A timed run (skip_prepare) launches only the timed kernels: the weights a preparation kernel
+ * packed stay, and a finishing kernel's output is left as the first run wrote it. */
+static void a_timed_run_should_leave_out_preparing_and_finishing_kernels(void **state)
+{
+    (void)state;
+    at_arena *ar;
+    assert_ok(at_arena_new(0, &ar));
+    at_ir_sched *s = at_ir_sched_begin(ar, "stages");
+    const at_ir_buffer *in = at_ir_param(s, "in", AT_IR_F32, 4, AT_IR_INPUT);
+    const at_ir_buffer *out = at_ir_param(s, "out", AT_IR_F32, 4, AT_IR_OUTPUT);
+    const at_ir_buffer *packed = at_ir_temp(s, "packed", AT_IR_F32, 4), *mid = at_ir_temp(s, "mid", AT_IR_F32, 4);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
+    at_ir_add_prepare_kernel(s, "pack", at_ir_for(s, i, 4, AT_IR_SERIAL, at_ir_store(s, packed, V(i), at_ir_mul(s, at_ir_load(s, in, V(i), 1), F(2)))));
+    at_ir_add_kernel(s, "timed", at_ir_for(s, i, 4, AT_IR_SERIAL, at_ir_store(s, mid, V(i), at_ir_add(s, at_ir_load(s, packed, V(i), 1), F(1)))));
+    at_ir_add_finish_kernel(s, "unpack", at_ir_for(s, i, 4, AT_IR_SERIAL, at_ir_store(s, out, V(i), at_ir_mul(s, at_ir_load(s, mid, V(i), 1), F(3)))));
+    const at_ir_program *p;
+    assert_ok(at_ir_sched_finish(s, &p));
+    assert_ok(at_ir_verify(p));
+    assert_true(p->kernels[2].finish && !at_ir_kernel_timed(&p->kernels[2]) && at_ir_kernel_timed(&p->kernels[1]));
+    float x[4] = {1, 2, 3, 4}, y[4], pk[4], m[4];
+    void *bufs[4] = {x, y, pk, m};
+    at_llvm_jit *j;
+    assert_ok(at_llvm_jit_new(p, NULL, &j));
+    assert_ok(at_llvm_jit_run(j, bufs, 4, false, NULL));
+    for (int k = 0; k < 4; k++) assert_true(y[k] == (x[k] * 2 + 1) * 3);
+    for (int k = 0; k < 4; k++) x[k] = y[k] = m[k] = -1;
+    assert_ok(at_llvm_jit_run(j, bufs, 4, true, NULL));
+    for (int k = 0; k < 4; k++) {
+        assert_true(m[k] == (float)(k + 1) * 2 + 1); /* timed: from the packed weights of the first run */
+        assert_true(y[k] == -1);                     /* not finished */
+    }
+    at_llvm_jit_free(j);
+    at_arena_free(ar);
+}
+
 /* One kernel the backend cannot compile; the error must name `what`. */
 static void assert_unsupported(void (*build)(at_ir_sched *s), const char *what)
 {
@@ -866,6 +901,7 @@ int main(void)
         cmocka_unit_test(integer_semantics_should_follow_the_interpreter),
         cmocka_unit_test(float_semantics_and_intrinsics_should_follow_the_interpreter),
         cmocka_unit_test(parallel_loops_and_bindings_should_match_the_interpreter),
+        cmocka_unit_test(a_timed_run_should_leave_out_preparing_and_finishing_kernels),
         cmocka_unit_test(unsupported_constructs_should_say_what),
         cmocka_unit_test(allocation_failures_should_come_back_as_enomem),
         cmocka_unit_test(two_threads_should_compile_and_run_at_once),

@@ -246,6 +246,53 @@ static void the_next_blocks_weights_should_be_prefetched(void **state)
     at_task_free(t);
 }
 
+/* TVM times the task's compute into its NCHW[oc_bn]c tensor (arguments [output, data, kernel]):
+ * the timed kernel writes that tensor, never the NCHW output, and the one finishing kernel, after
+ * it, unpacks it there. Both kinds of schedule of both templates; configs 8 and 12 have oc_bn 4
+ * and 8, so the unpacking is not an identity. */
+static void the_timed_kernel_should_write_the_blocked_tensor_tvm_times(void **state)
+{
+    (void)state;
+    const char *const cases[3][2] = {{"conv2d_NCHWc.x86", "1,8,8,8,8,3,3,1,1"},
+                                     {"conv2d_NCHWc.x86", "1,8,6,6,8,1,1,1,0"},
+                                     {"depthwise_conv2d_NCHWc.x86", "1,8,8,8,1,3,3,1,1"}};
+    for (size_t i = 0; i < 3; i++) {
+        at_task *t = task(cases[i][0], cases[i][1]);
+        for (int64_t idx = 8; idx <= 12; idx += 4) {
+            at_config *c;
+            assert_ok(at_task_config(t, idx, &c));
+            int64_t ic_bn, oc_bn;
+            assert_ok(at_tmpl_packed_blocks(at_task_template(t), c, &ic_bn, &oc_bn));
+            assert_true(oc_bn > 1);
+            at_arena *ar;
+            assert_ok(at_arena_new(0, &ar));
+            const at_ir_program *p;
+            assert_ok(at_task_instantiate(t, c, ar, &p));
+            const at_ir_buffer *out = p->bufs[2];
+            assert_string_equal(out->name, "output");
+            size_t n_timed = 0, n_finish = 0;
+            for (size_t k = 0; k < p->n_kernels; k++) {
+                const at_ir_kernel *kn = &p->kernels[k];
+                if (at_ir_kernel_timed(kn)) {
+                    n_timed++;
+                    assert_false(at_ir_stmt_stores_to(kn->body, out));
+                } else if (kn->finish) {
+                    n_finish++;
+                    assert_int_equal(k, p->n_kernels - 1);
+                    assert_true(at_ir_stmt_stores_to(kn->body, out));
+                }
+            }
+            assert_int_equal(n_timed, 1);
+            assert_int_equal(n_finish, 1);
+            /* the whole program still computes the NCHW convolution */
+            assert_true(arm_cpu_check_config(t, c, 77 + (uint64_t)idx, interp, NULL));
+            at_arena_free(ar);
+            at_config_free(c);
+        }
+        at_task_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +304,7 @@ int main(void)
         cmocka_unit_test(seeded_configs_should_match_the_reference_on_the_interpreter),
         cmocka_unit_test(every_split_of_a_padded_case_should_match_the_reference),
         cmocka_unit_test(the_next_blocks_weights_should_be_prefetched),
+        cmocka_unit_test(the_timed_kernel_should_write_the_blocked_tensor_tvm_times),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
