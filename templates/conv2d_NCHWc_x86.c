@@ -191,7 +191,8 @@ static const at_ir_expr *tail_guard(at_ir_sched *s, const plan *p, const at_ir_e
  * The rows whose kernel taps all lie in the input (first..first + n - 1) share out the ic chunks of
  * the next block: row first + k prefetches those with icc n / ICC == k, one cache line per 16
  * weights (the first 8 lines of a wider block), from the first ow chunk's reduction loop, where
- * the same (icc, kh, kw, icb) is read. */
+ * the same (icc, kh, kw, icb) is read. A 1x1 convolution shares them out over its row chunks
+ * (tile_oh rows each): prefetch_next_chunk_1x1. */
 typedef struct next_block {
     int64_t           first, n; /* the prefetching rows; n 0: none */
     const at_ir_expr *when;     /* this row and ow chunk prefetch (without the icc test); NULL: never */
@@ -305,6 +306,37 @@ static void conv_common(at_ir_sched *s, const plan *p)
     at_ir_add_kernel(s, "conv2d_NCHWc_kernel", at_tmpl_nest(s, &f, 1, at_ir_seq(s, loops, nr)));
 }
 
+/* 1x1: row chunk ohc's share of the next block's weights (next_block), prefetched from its first
+ * ow chunk: the whole ic chunk icc of the next block (ic_bn x oc_bn weights, contiguous) at once
+ * when icc OH_CHUNK / ICC == ohc, under a branch per ic chunk, outside the ic_block loop (a test
+ * or a select per ic_block cost more than the prefetch won). Only where it pays (mobilenet's
+ * layers in the network, 2 threads):
+ * - an ic chunk does at least PREFETCH_MIN_MACS multiply-adds: on narrower chunks (the 7 x 7
+ *   layers with ic_bn 2-8 and 4-wide rows: 512-2048) the test alone made a layer 15-40 % slower;
+ * - a block has at most PREFETCH_MAX_ROW_CHUNKS row chunks: only the first finds the weights cold,
+ *   so the stall it saves is a share 1 / oh_chunk of the block's (the 14 x 14 layers with tile_oh
+ *   2, 7 chunks: 0.49 -> 0.465 ms; 14-56 chunks: 0-7 % slower). */
+enum { PREFETCH_MIN_MACS = 4096, PREFETCH_MAX_ROW_CHUNKS = 8 };
+
+static bool prefetches_1x1(const plan *p)
+{
+    return p->occ > 1 && p->oh_chunk <= PREFETCH_MAX_ROW_CHUNKS && p->ic_bn * p->oh_f * p->reg_n * p->oc_bn >= PREFETCH_MIN_MACS;
+}
+
+static const at_ir_stmt *prefetch_next_chunk_1x1(at_ir_sched *s, const plan *p, const elem *e, const at_ir_expr *ohc,
+                                                 const at_ir_expr *owo)
+{
+    const int64_t per_line = 64 / (int64_t)at_ir_type_bytes(p->kvec->elem), chunk = p->ic_bn * p->oc_bn;
+    const at_ir_expr *mine = at_ir_bin(s, AT_IR_EQ, at_ir_div(s, at_ir_mul(s, e->icc, at_tmpl_i(s, p->oh_chunk)), at_tmpl_i(s, p->icc)), ohc);
+    const at_ir_expr *cond = at_tmpl_and(s, at_tmpl_and(s, at_ir_bin(s, AT_IR_EQ, owo, at_tmpl_i(s, 0)), lt(s, e->oc, p->occ - 1)), mine);
+    at_tmpl_loop l = at_tmpl_loop_new(s, "pf.line", (chunk + per_line - 1) / per_line, AT_IR_SERIAL);
+    /* kernel_vec[oc + 1][icc][0][0][0][0] + line * per_line */
+    const at_ir_expr *base = at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_add(s, e->oc, at_tmpl_i(s, 1)), at_tmpl_i(s, p->icc)), e->icc),
+                                       at_tmpl_i(s, chunk));
+    const at_ir_stmt *pf = at_ir_prefetch(s, p->kvec, at_ir_add(s, base, at_ir_mul(s, at_ir_v(s, l.var), at_tmpl_i(s, per_line))));
+    return at_ir_if(s, cond, at_tmpl_nest(s, &l, 1, pf), NULL);
+}
+
 /* avx_1x1: parallel (n, oc_chunk, oh outer); CC covers oh_f rows of the whole (rounded) width. */
 static void conv_1x1(at_ir_sched *s, const plan *p)
 {
@@ -341,7 +373,9 @@ static void conv_1x1(at_ir_sched *s, const plan *p)
     const at_ir_expr *tap_ok = at_tmpl_and(s, at_tmpl_nchwc_row_inside(s, g, at_tmpl_nchwc_in_row(s, g, e.oh, e.kh)),
                                            at_tmpl_nchwc_col_inside(s, g, at_tmpl_nchwc_in_col(s, g, e.ow, e.kw)));
     const at_ir_stmt *upd =
-        at_tmpl_nest(s, ul, 4, guarded(s, at_tmpl_and(s, tail_guard(s, p, e.oh, e.ow), tap_ok), over_ocb(s, p, "ocb", update_body, &e)));
+        at_tmpl_nest(s, &ul[1], 3, guarded(s, at_tmpl_and(s, tail_guard(s, p, e.oh, e.ow), tap_ok), over_ocb(s, p, "ocb", update_body, &e)));
+    if (prefetches_1x1(p)) upd = at_ir_seq2(s, prefetch_next_chunk_1x1(s, p, &e, at_tmpl_unfuse(s, fv, 1, p->oh_chunk, false), at_ir_v(s, owo.var)), upd);
+    upd = at_tmpl_nest(s, ul, 1, upd);
 
     /* the output stage's order: ow outer, oh inner, ow inner, oc_block vectorized */
     at_tmpl_loop ol[3] = {at_tmpl_loop_new(s, "ow.outer.out", p->ow_chunk, AT_IR_SERIAL),

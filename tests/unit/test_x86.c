@@ -219,30 +219,43 @@ static void every_split_of_a_padded_case_should_match_the_reference(void **state
 
 /* conv2d_NCHWc.x86 prefetches the next oc block's weights (not in TVM's schedule): with two or
  * more blocks and rows whose taps all lie inside, never with one block */
+/* Whether the network program of config idx prefetches the next block's weights. */
+static bool prefetches(at_task *t, int64_t idx, int64_t want_oc_bn)
+{
+    at_config *c;
+    assert_ok(at_task_config(t, idx, &c));
+    int64_t ic_bn, oc_bn;
+    assert_ok(at_tmpl_packed_blocks(at_task_template(t), c, &ic_bn, &oc_bn));
+    assert_int_equal(oc_bn, want_oc_bn);
+    at_arena *ar;
+    assert_ok(at_arena_new(0, &ar));
+    const at_ir_program *p;
+    assert_ok(at_task_instantiate_packed(t, c, NULL, ar, &p));
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    at_ir_print(p, &sb);
+    bool pf = strstr(at_strbuf_cstr(&sb), "prefetch kernel_vec[") != NULL;
+    at_strbuf_fini(&sb);
+    at_arena_free(ar);
+    at_config_free(c);
+    return pf;
+}
+
 static void the_next_blocks_weights_should_be_prefetched(void **state)
 {
     (void)state;
+    /* 3x3: [-1, 4] / [-1, 8] with tile_ic [-1, 1], tile_ow [-1, 1]: two oc blocks, then one */
     at_task *t = task("conv2d_NCHWc.x86", "1,8,8,8,8,3,3,1,1");
-    const int64_t tile_oc_4 = 8, tile_oc_8 = 12; /* [-1, 4] / [-1, 8] with tile_ic [-1, 1], tile_ow [-1, 1] */
-    for (int k = 0; k < 2; k++) {
-        at_config *c;
-        assert_ok(at_task_config(t, k == 0 ? tile_oc_4 : tile_oc_8, &c));
-        int64_t ic_bn, oc_bn;
-        assert_ok(at_tmpl_packed_blocks(at_task_template(t), c, &ic_bn, &oc_bn));
-        assert_int_equal(oc_bn, k == 0 ? 4 : 8);
-        at_arena *ar;
-        assert_ok(at_arena_new(0, &ar));
-        const at_ir_program *p;
-        assert_ok(at_task_instantiate_packed(t, c, NULL, ar, &p));
-        at_strbuf sb;
-        at_strbuf_init(&sb);
-        at_ir_print(p, &sb);
-        bool pf = strstr(at_strbuf_cstr(&sb), "prefetch kernel_vec[") != NULL;
-        assert_int_equal(pf, k == 0);
-        at_strbuf_fini(&sb);
-        at_arena_free(ar);
-        at_config_free(c);
-    }
+    assert_true(prefetches(t, 8, 4));
+    assert_false(prefetches(t, 12, 8));
+    at_task_free(t);
+    /* 1x1 (prefetch_next_chunk_1x1): ic_bn 16, oc_bn 16, tile_ow 14, tile_oh 2 (7 row chunks of
+     * 16 x 2 x 14 x 16 multiply-adds per ic chunk) prefetches; ic_bn 2 (896) or tile_oh 1 (14 row
+     * chunks) does not */
+    t = task("conv2d_NCHWc.x86", "1,64,14,14,64,1,1,1,0");
+    assert_true(prefetches(t, 571, 16));
+    assert_false(prefetches(t, 568, 16));
+    assert_false(prefetches(t, 277, 16));
     at_task_free(t);
 }
 
