@@ -229,6 +229,59 @@ static void matmul_configs_should_match_the_reference_on_the_device(void **state
     at_task_free(t);
 }
 
+/* A timed run launches only the timed kernels: the first launch runs the preparation and
+ * finishing kernels too, later timed runs leave both out (the weights stay packed, the finished
+ * output is not written again). */
+static void a_timed_run_should_leave_out_preparing_and_finishing_kernels(void **state)
+{
+    (void)state;
+    at_arena *ar;
+    assert_ok(at_arena_new(0, &ar));
+    at_ir_sched *s = at_ir_sched_begin(ar, "stages");
+    const at_ir_buffer *in = at_ir_param(s, "in", AT_IR_F32, 4, AT_IR_INPUT);
+    const at_ir_buffer *out = at_ir_param(s, "out", AT_IR_F32, 4, AT_IR_OUTPUT);
+    const at_ir_buffer *packed = at_ir_temp(s, "packed", AT_IR_F32, 4), *mid = at_ir_temp(s, "mid", AT_IR_F32, 4);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
+    const at_ir_expr *v = at_ir_v(s, i);
+    at_ir_add_prepare_kernel(s, "pack", at_ir_for(s, i, 4, AT_IR_THREAD_X, at_ir_store(s, packed, v, at_ir_mul(s, at_ir_load(s, in, v, 1), at_ir_f32(s, 2)))));
+    at_ir_add_kernel(s, "timed", at_ir_for(s, i, 4, AT_IR_THREAD_X, at_ir_store(s, mid, v, at_ir_add(s, at_ir_load(s, packed, v, 1), at_ir_f32(s, 1)))));
+    at_ir_add_finish_kernel(s, "unpack", at_ir_for(s, i, 4, AT_IR_THREAD_X, at_ir_store(s, out, v, at_ir_mul(s, at_ir_load(s, mid, v, 1), at_ir_f32(s, 3)))));
+    const at_ir_program *p;
+    assert_ok(at_ir_sched_finish(s, &p));
+    assert_ok(at_ir_verify(p));
+    at_ocl_code code;
+    assert_ok(at_ocl_emit(p, &code));
+    assert_true(code.kernels[0].prepare && code.kernels[2].finish && !code.kernels[1].prepare && !code.kernels[1].finish);
+    at_ocl_prog *prog;
+    char *log = NULL;
+    assert_ok(at_ocl_prog_build(ctx, &code, NULL, &prog, &log));
+    at_free(log);
+    float x[4] = {1, 2, 3, 4}, y[4], m[4];
+    at_ocl_buf *bufs[4];
+    for (size_t k = 0; k < 4; k++) assert_ok(at_ocl_buf_new(ctx, sizeof x, &bufs[k]));
+    assert_ok(at_ocl_buf_write(ctx, bufs[0], x));
+    assert_ok(at_ocl_prog_bind(prog, bufs, 4));
+    assert_ok(at_ocl_prog_first_launch(prog));
+    assert_ok(at_ocl_buf_read(ctx, bufs[1], y));
+    for (int k = 0; k < 4; k++) assert_true(y[k] == (x[k] * 2 + 1) * 3);
+    for (int k = 0; k < 4; k++) x[k] = y[k] = m[k] = -1;
+    assert_ok(at_ocl_buf_write(ctx, bufs[0], x));
+    assert_ok(at_ocl_buf_write(ctx, bufs[1], y));
+    assert_ok(at_ocl_buf_write(ctx, bufs[3], m));
+    double ms = -1;
+    assert_ok(at_ocl_prog_run(prog, 2, &ms));
+    assert_ok(at_ocl_buf_read(ctx, bufs[1], y));
+    assert_ok(at_ocl_buf_read(ctx, bufs[3], m));
+    for (int k = 0; k < 4; k++) {
+        assert_true(m[k] == (float)(k + 1) * 2 + 1); /* timed: from the packed weights of the first launch */
+        assert_true(y[k] == -1);                     /* not finished */
+    }
+    for (size_t k = 0; k < 4; k++) at_ocl_buf_free(bufs[k]);
+    at_ocl_prog_free(prog);
+    at_ocl_code_fini(&code);
+    at_arena_free(ar);
+}
+
 static void a_compile_error_should_come_back_with_the_compiler_log(void **state)
 {
     (void)state;
@@ -255,6 +308,7 @@ int main(void)
         cmocka_unit_test(fixtures_should_compute_on_the_device_what_the_interpreter_computes),
         cmocka_unit_test(matmul_configs_should_match_the_reference_on_the_device),
         cmocka_unit_test(a_compile_error_should_come_back_with_the_compiler_log),
+        cmocka_unit_test(a_timed_run_should_leave_out_preparing_and_finishing_kernels),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
