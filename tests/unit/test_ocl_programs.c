@@ -170,6 +170,21 @@ static void ir_vectors(at_ir_sched *s)
     at_ir_add_kernel(s, "vectors", at_ir_let(s, vv, at_ir_load(s, x, I(0), 4), at_ir_seq(s, items, 6)));
 }
 
+const at_ir_program *staged_program(at_arena *ar)
+{
+    at_ir_sched *s = at_ir_sched_begin(ar, "stages");
+    if (!s) return NULL;
+    const at_ir_buffer *in = at_ir_param(s, "in", AT_IR_F32, 4, AT_IR_INPUT);
+    const at_ir_buffer *out = at_ir_param(s, "out", AT_IR_F32, 4, AT_IR_OUTPUT);
+    const at_ir_buffer *packed = at_ir_temp(s, "packed", AT_IR_F32, 4), *mid = at_ir_temp(s, "mid", AT_IR_F32, 4);
+    const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
+    at_ir_add_prepare_kernel(s, "pack", at_ir_for(s, i, 4, AT_IR_THREAD_X, at_ir_store(s, packed, V(i), at_ir_mul(s, at_ir_load(s, in, V(i), 1), F(2)))));
+    at_ir_add_kernel(s, "timed", at_ir_for(s, i, 4, AT_IR_THREAD_X, at_ir_store(s, mid, V(i), at_ir_add(s, at_ir_load(s, packed, V(i), 1), F(1)))));
+    at_ir_add_finish_kernel(s, "unpack", at_ir_for(s, i, 4, AT_IR_THREAD_X, at_ir_store(s, out, V(i), at_ir_mul(s, at_ir_load(s, mid, V(i), 1), F(3)))));
+    const at_ir_program *p;
+    return at_ir_sched_finish(s, &p) == AT_OK && at_ir_verify(p) == AT_OK ? p : NULL;
+}
+
 const ocl_fixture ocl_fixtures[] = {
     {"vector_axpy", vector_axpy},   {"vector_mixed", vector_mixed}, {"vector_fallback", vector_fallback},
     {"unroll_local", unroll_local}, {"two_kernels", two_kernels},   {"ir_vectors", ir_vectors},

@@ -16,4 +16,10 @@ typedef struct ocl_fixture {
 extern const ocl_fixture ocl_fixtures[];
 extern const size_t      n_ocl_fixtures;
 
+/* Three kernels over buffers in[4], out[4], packed[4], mid[4] (in that order), one work item per
+ * element: a preparation kernel packed = in * 2, a timed one mid = packed + 1, a finishing one
+ * out = mid * 3. For the backends' tests that a timed run leaves out the untimed kernels. Returns
+ * the finished and verified program (owned by ar), NULL on failure. */
+const at_ir_program *staged_program(at_arena *ar);
+
 #endif
