@@ -114,7 +114,7 @@ static int report(const at_tune_eval_result *rr, double peak_gflops)
         printf("Graph tuner: %zu of %zu nodes changed, layout transforms %zu -> %zu, modelled %.3f -> %.3f ms "
                "(%zu transforms timed); %zu records written\n",
                g->n_changed, g->n_tuned, g->copies_before, g->copies_after, g->before_s * 1e3, g->after_s * 1e3,
-               r.graph.n_sizes, r.graph.n_records);
+               r.graph.n_timed, r.graph.n_records);
     }
     if (r.graph_applied) printf("Graph tuner records applied: %zu\n", r.graph_applied);
     if (r.n_layers) print_profile(&r, peak_gflops);

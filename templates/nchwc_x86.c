@@ -24,8 +24,8 @@ const at_ir_expr *at_tmpl_unfuse(at_ir_sched *s, const at_ir_expr *f, int64_t in
     return outermost ? e : at_ir_mod(s, e, at_tmpl_i(s, extent));
 }
 
-/* The loop nest n, c / bn (parallel), h, w, vc over an NCHW tensor and its NCHW[bn]c copy: *plain
- * and *packed are the element's index in each. */
+/* The copy between an NCHW tensor and its NCHW[bn]c form, to_packed: into the blocks (else out of
+ * them), as the loop nest n, c / bn (parallel), h, w, vc. */
 static const at_ir_stmt *blocked_nest(at_ir_sched *s, int64_t n, int64_t c, int64_t h, int64_t w, int64_t bn,
                                       const at_ir_buffer *to, bool to_packed, const at_ir_buffer *from)
 {

@@ -119,7 +119,7 @@ at_status at_tune_graph_tune(const at_net *net, at_net_plan *plan, const char *r
     at_net_gt_timer timer = {.be = be, .be_ctx = be_ctx};
     at_tune_graph_result r = {0};
     if (st == AT_OK) st = at_net_graph_tune(net, plan, cands, n_cands, at_net_gt_time_copy, &timer, &r.choice);
-    r.n_sizes = timer.n_timed;
+    r.n_timed = timer.n_timed;
     if (st == AT_OK && out_path) st = write_choice(net, plan, nc, out_path, &r.n_records);
     at_net_gt_timer_fini(&timer);
     for (size_t i = 0; nc && i < nn; i++) {

@@ -14,7 +14,7 @@
 typedef struct at_tune_graph_result {
     at_net_gt_result choice;
     size_t           n_records;  /* records written to the output log */
-    size_t           n_sizes;    /* transforms (tensor size, block pair) timed on the backend */
+    size_t           n_timed;    /* transforms (tensor size, block pair) timed on the backend */
 } at_tune_graph_result;
 
 /* Reads records_path (every record of the tuning run: candidates need more than the best), takes

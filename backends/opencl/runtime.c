@@ -482,13 +482,18 @@ at_status at_ocl_prog_first_launch(at_ocl_prog *p)
     return at_ocl_check(clFinish(p->ctx->queue), "clFinish (first launch)");
 }
 
-/* The k-th kernel a run launches: timed runs leave out preparation and finishing kernels, whose
- * outputs the untimed first launch already computed (TVM measures with packed weights as an
- * input, and up to the tensor a finishing kernel unpacks). */
+/* A preparation or finishing kernel: only the untimed first launch runs it (TVM measures with
+ * packed weights as an input, and up to the tensor a finishing kernel unpacks). */
+static bool untimed(const at_ocl_kernel_info *ki)
+{
+    return ki->prepare || ki->finish;
+}
+
+/* The k-th kernel a run launches: timed runs leave out the untimed kernels. */
 static size_t launched_kernel(const at_ocl_prog *p, bool timed, size_t j)
 {
     for (size_t k = 0; k < p->n_kernels; k++) {
-        if (timed && (p->info[k].prepare || p->info[k].finish)) continue;
+        if (timed && untimed(&p->info[k])) continue;
         if (j-- == 0) return k;
     }
     AT_ASSERT(!"launched kernel out of range");
@@ -498,7 +503,7 @@ static size_t launched_kernel(const at_ocl_prog *p, bool timed, size_t j)
 static size_t n_launched(const at_ocl_prog *p, bool timed)
 {
     size_t n = 0;
-    for (size_t k = 0; k < p->n_kernels; k++) n += !(timed && (p->info[k].prepare || p->info[k].finish));
+    for (size_t k = 0; k < p->n_kernels; k++) n += !(timed && untimed(&p->info[k]));
     return n;
 }
 
@@ -630,7 +635,7 @@ at_status at_ocl_seq_run(at_ocl_seq *s, bool with_prepare, double *device_ms, do
     size_t queued = 0;
     for (size_t i = 0; i < s->n && st == AT_OK; i++) {
         const seq_launch *l = &s->launches[i];
-        if ((l->info->prepare || l->info->finish) && !with_prepare) continue;
+        if (untimed(l->info) && !with_prepare) continue;
         cl_event *ev = device_ms ? &s->events[queued] : NULL;
         cl_int err = clEnqueueNDRangeKernel(s->ctx->queue, l->kernel, l->info->work_dim, NULL, l->info->gws, l->info->lws, 0,
                                             NULL, ev);
