@@ -483,7 +483,8 @@ static bool has_epilogue(const at_net_node *n)
  * A packed anchor (TVM's x86 conv2d) reads NCHW[ic_bn]c and writes NCHW[oc_bn]c. The per-channel
  * element-wise nodes after it (batch norm, scale-shift, bias add, relu, add, dropout) and pooling
  * keep their first input's layout, so a conv, its pre-activation and the next conv share one layout and no
- * transform runs between them when the block sizes agree. Every other node reads NCHW. A reader
+ * transform runs between them when the block sizes agree. A global average pooling reads any
+ * blocking and writes NCHW (at_net_reads_any_block). Every other node reads NCHW. A reader
  * wanting another layout than its producer's gets a converted copy, made once per (node, block). */
 
 bool at_net_keeps_layout(const at_net_node *n)
@@ -494,6 +495,11 @@ bool at_net_keeps_layout(const at_net_node *n)
     /* pooling windows run over H and W only: any channel blocking serves (TVM's NCHWc pooling) */
     bool pool = op == AT_NET_MAX_POOL2D || op == AT_NET_AVG_POOL2D;
     return (per_channel || pool) && n->ndim == 4;
+}
+
+bool at_net_reads_any_block(const at_net_node *n)
+{
+    return n->op == AT_NET_GLOBAL_AVG_POOL2D && n->ndim == 4;
 }
 
 int64_t at_net_concat_block(const at_net *net, const at_net_node *n, const int64_t *blk)
@@ -653,9 +659,10 @@ static at_status node_steps(at_net_exec *e, size_t i)
         e->node_buf[i] = e->node_buf[n->inputs[0]];
         return AT_OK;
     }
-    /* a node keeping its input's layout reads it as it is; every other reads NCHW */
+    /* a node keeping its input's layout, or reading any, reads it as it is; every other reads NCHW */
     void *x, *y = e->node_buf[i];
-    AT_TRY(in_layout(e, n->inputs[0], e->blk[i], &x));
+    int64_t in_blk = at_net_reads_any_block(n) ? e->blk[n->inputs[0]] : e->blk[i];
+    AT_TRY(in_layout(e, n->inputs[0], in_blk, &x));
     at_net_affine a = affine_of(n);
     a.block = e->blk[i];
     const at_ir_program *p = NULL;
@@ -734,7 +741,7 @@ static at_status node_steps(at_net_exec *e, size_t i)
         AT_TRY(at_net_prog_tensor(e->arena, e->net, n, &p));
         return add_step(e, &other, p, (void *[]){x, x2, y}, 3);
     case AT_NET_GLOBAL_AVG_POOL2D:
-        AT_TRY(at_net_prog_global_avg_pool(e->arena, n, in, &p));
+        AT_TRY(at_net_prog_global_avg_pool(e->arena, n, in, in_blk, &p));
         return add_step(e, &other, p, (void *[]){x, y}, 2);
     case AT_NET_SOFTMAX:
         AT_TRY(at_net_prog_softmax(e->arena, n, &p));

@@ -1,8 +1,8 @@
 /* The graph tuner (graph_tune.h). Its model of where transforms run follows exec.c: a packed
  * anchor reads its input in ic_bn blocks and its residual in oc_bn blocks and writes oc_bn; a
  * per-channel element-wise node or pooling keeps its first input's layout and reads its inputs in
- * it; a channel concatenation of inputs in one blocking keeps it (at_net_concat_block); every
- * other node reads and writes NCHW; a transform is made once per (node, block) a reader wants. */
+ * it; a channel concatenation of inputs in one blocking keeps it (at_net_concat_block); a global
+ * average pooling reads any blocking (at_net_reads_any_block); every other node reads and writes NCHW; a transform is made once per (node, block) a reader wants. */
 #include "networks/graph_tune.h"
 
 #include <stdlib.h>
@@ -108,6 +108,8 @@ static at_status total(gt *g, double *out, size_t *n_copies)
             if (n->epi.residual) AT_TRY(read_as(g, n->inputs[1], g->packed[i] ? g->oc[i] : 1, &cost, &copies));
         } else if (n->op == AT_NET_CONCAT) {
             for (size_t k = 0; k < n->n_inputs; k++) AT_TRY(read_as(g, n->inputs[k], g->blk[i], &cost, &copies));
+        } else if (at_net_reads_any_block(n)) {
+            continue;
         } else {
             AT_TRY(read_as(g, n->inputs[0], g->blk[i], &cost, &copies));
             if (n->n_inputs > 1) AT_TRY(read_as(g, n->inputs[1], g->blk[i], &cost, &copies));

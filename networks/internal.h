@@ -30,6 +30,10 @@ bool at_net_keeps_layout(const at_net_node *n);
 /* A channel concatenation of 4-D inputs that all come in NCHW[b]c (blk[input] == b > 1) with
  * channels divisible by b runs in that layout: b; else 1 (NCHW). */
 int64_t at_net_concat_block(const at_net *net, const at_net_node *n, const int64_t *blk);
+/* A global average pooling of a 4-D tensor: it reads its input in whatever channel blocking that
+ * comes in and writes [N, C, 1, 1], which NCHW and NCHW[x]c lay out alike (TVM's NCHWc
+ * global_avg_pool2d, whose layout_transform back to NCHW moves nothing). */
+bool at_net_reads_any_block(const at_net_node *n);
 
 /* Length of a node's per-channel parameters: attrs.channels for anchors, else shape[1]. */
 int64_t at_net_channels(const at_net_node *n);
@@ -71,7 +75,9 @@ void at_net_fused_epilogue_init(at_net_fused_epilogue *e, const at_net_affine *a
  * Signature: x, y. */
 at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, int64_t block,
                            const at_ir_program **out);
-at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in,
+/* Global average pooling of input node in, laid out NCHW (in_block <= 1) or NCHW[in_block]c, into
+ * [N, C, 1, 1]. Signature: x, y. */
+at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, int64_t in_block,
                                       const at_ir_program **out);
 /* Concatenation along attrs.axis. Signature: every input in order, then y; one kernel per input. */
 at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_node *n, const at_ir_program **out);

@@ -145,25 +145,35 @@ at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_n
     return finish(s, out);
 }
 
-at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in,
+at_status at_net_prog_global_avg_pool(at_arena *arena, const at_net_node *n, const at_net_node *in, int64_t in_block,
                                       const at_ir_program **out)
 {
     *out = NULL;
     at_ir_sched *s = at_ir_sched_begin(arena, n->name);
     if (!s) return AT_OOM();
-    int64_t hw = in->shape[2] * in->shape[3], total = at_net_node_numel(n);
+    int64_t b = in_block > 1 ? in_block : 1, hw = in->shape[2] * in->shape[3], total = at_net_node_numel(n);
+    /* blocked, a grid point sums `lanes` neighbouring channels of one block, a vector per pixel */
+    int64_t lanes = lanes_dividing(b);
     const at_ir_buffer *x = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(in), AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, total, AT_IR_OUTPUT);
-    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, 1, AT_IR_PRIVATE);
+    const at_ir_buffer *acc = at_ir_alloc(s, "acc", AT_IR_F32, lanes, AT_IR_PRIVATE);
     const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32), *k = at_ir_var_new(s, "k", AT_IR_I32);
     E iv = at_ir_v(s, i), zero = i32(s, 0);
-    E src = at_ir_add(s, at_ir_mul(s, iv, i32(s, hw)), at_ir_v(s, k));
+    /* channel index n * C + c = i * lanes; in NCHW[b]c its pixel k lies at ((i * lanes / b) * hw + k) * b
+     * + i * lanes % b (b divides C; b = 1 is NCHW) */
+    E blk = at_ir_div(s, iv, i32(s, b / lanes)), in_blk = at_ir_mul(s, at_ir_mod(s, iv, i32(s, b / lanes)), i32(s, lanes));
+    E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, blk, i32(s, hw)), at_ir_v(s, k)), i32(s, b)), in_blk);
+    E sum = at_ir_load(s, acc, zero, (int)lanes), init = at_ir_f32(s, 0), div = at_ir_f32(s, (double)hw);
+    if (lanes > 1) {
+        init = at_ir_broadcast(s, init, (int)lanes);
+        div = at_ir_broadcast(s, div, (int)lanes);
+    }
     const at_ir_stmt *items[3] = {
-        at_ir_store(s, acc, zero, at_ir_f32(s, 0)),
-        at_ir_for(s, k, hw, AT_IR_SERIAL, at_ir_store(s, acc, zero, at_ir_add(s, at_ir_load(s, acc, zero, 1), at_ir_load(s, x, src, 1)))),
-        at_ir_store(s, y, iv, at_ir_div(s, at_ir_load(s, acc, zero, 1), at_ir_f32(s, (double)hw))),
+        at_ir_store(s, acc, zero, init),
+        at_ir_for(s, k, hw, AT_IR_SERIAL, at_ir_store(s, acc, zero, at_ir_add(s, sum, at_ir_load(s, x, src, (int)lanes)))),
+        at_ir_store(s, y, at_ir_mul(s, iv, i32(s, lanes)), at_ir_div(s, sum, div)),
     };
-    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total, at_ir_seq(s, items, 3)));
+    at_ir_add_kernel(s, n->name, at_net_grid(s, i, total / lanes, at_ir_seq(s, items, 3)));
     return finish(s, out);
 }
 
