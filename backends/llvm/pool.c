@@ -1,12 +1,19 @@
-/* The thread pool generated code shares parallel loops over: a static schedule of one contiguous
- * chunk per thread (the caller runs chunk 0). Between loops a worker spins for a while before it
- * sleeps on a condition variable, and the caller spins before it sleeps waiting for the workers:
- * a network runs one parallel loop per stage, many of them 0.05-0.3 ms long, and waking a
- * sleeping thread costs ~10 us on this VM (an IPI and the scheduler) each way, while a spinning
- * one sees the next loop within a few hundred nanoseconds (issue 16; TVM's and onnxruntime's
- * pools spin the same way). A pool runs one loop at a time; a loop started while another runs
- * on the same pool (two callers sharing it), or in a child forked after the pool was made, runs
- * serially on its caller instead of waiting for workers that are busy or absent. */
+/* The thread pool generated code shares parallel loops over. Each thread has a share, one
+ * contiguous chunk of the loop (the caller's is chunk 0), cut in PIECES pieces it claims one at a
+ * time; a thread done with its share claims the pieces left in the others'. So in the common case
+ * the schedule is static (a layer reads what the same thread wrote in the last one), and a thread
+ * that is preempted or slowed (another process on the cores, a busy host) costs at most the
+ * piece it holds: the others finish its share. The caller waits for every piece, not for every
+ * worker, so a worker that is not running does not hold the loop up (with one busy process on
+ * this 2-vCPU VM, mobilenet took 24-25 ms with one fixed chunk per thread, 13.8-14.1 ms so,
+ * onnxruntime 14.2-14.5 ms; issue 16). Between loops a worker spins for a while before it sleeps
+ * on a condition variable, and the caller spins before it sleeps waiting for the pieces: a
+ * network runs one parallel loop per stage, many of them 0.05-0.3 ms long, and waking a sleeping
+ * thread costs ~10 us on this VM (an IPI and the scheduler) each way, while a spinning one sees
+ * the next loop within a few hundred nanoseconds (TVM's and onnxruntime's pools spin the same
+ * way). A pool runs one loop at a time; a loop started while another runs on the same pool (two
+ * callers sharing it), or in a child forked after the pool was made, runs serially on its caller
+ * instead of waiting for workers that are busy or absent. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -22,24 +29,37 @@
 /* How long a thread spins for the next event before it sleeps: longer than the gap between two
  * layers' loops (host-side work of the executor), short enough that an idle pool costs nothing. */
 #define SPIN_NS 200000
+/* Pieces per thread's share of a loop: a share runs in this many claims, so a thread that ends
+ * its share early takes the pieces another has not claimed (that one preempted or slower). */
+#define PIECES 4
 
 typedef void (*body_fn)(void *closure, int64_t begin, int64_t end);
+
+/* A share's next unclaimed piece, tagged with the loop's generation (high 32 bits): a thread
+ * that read an older generation cannot claim a piece of a newer loop. One cache line each. */
+typedef struct share {
+    _Atomic uint64_t next;
+    char             pad[64 - sizeof(uint64_t)];
+} share;
 
 struct at_llvm_pool {
     int             n_threads;
     int             n_started; /* workers created (n_threads - 1 once constructed) */
     pthread_t      *threads;
+    share          *shares;    /* one per thread */
     pthread_mutex_t mu;
     pthread_cond_t  work_cv, done_cv;
     /* Sleeping is announced (sleepers, caller_asleep) before the condition is checked again
      * under mu, and events are published before those flags are read: with seq_cst on both
      * sides, a waker either sees the sleeper or the sleeper sees the event. */
-    atomic_uint_fast64_t generation; /* bumped per loop; publishes fn, closure, n, chunks */
-    atomic_int      pending;        /* workers that have not finished the current loop */
+    atomic_uint_fast64_t generation; /* bumped per loop, after its fields and shares are set */
+    atomic_int      done;           /* pieces of the current loop finished */
     atomic_int      sleepers;       /* workers asleep on work_cv, or about to be */
     atomic_bool     caller_asleep;  /* the caller asleep on done_cv, or about to be */
     atomic_bool     stop;
     atomic_bool     busy;
+    /* The current loop. Read only by a thread holding a claimed piece: the caller rewrites them
+     * only once every piece is done. */
     body_fn         fn;
     void           *closure;
     int64_t         n;
@@ -51,12 +71,6 @@ typedef struct worker_arg {
     at_llvm_pool *pool;
     int           index;
 } worker_arg;
-
-static void chunk(const at_llvm_pool *p, int w, int64_t *begin, int64_t *end)
-{
-    *begin = p->n * w / p->chunks;
-    *end = p->n * (w + 1) / p->chunks;
-}
 
 static int64_t mono_ns(void)
 {
@@ -96,10 +110,48 @@ static bool new_loop(const at_llvm_pool *p, uint64_t seen)
     return atomic_load(&p->stop) || atomic_load(&p->generation) != seen;
 }
 
-static bool loop_done(const at_llvm_pool *p, uint64_t unused)
+static bool loop_done(const at_llvm_pool *p, uint64_t total)
 {
-    (void)unused;
-    return atomic_load(&p->pending) == 0;
+    return (uint64_t)atomic_load(&p->done) == total;
+}
+
+/* Claims the next piece of share w in loop gen; false when none is left or gen has passed. */
+static bool claim(at_llvm_pool *p, int w, uint64_t gen, int *piece)
+{
+    uint64_t cur = atomic_load(&p->shares[w].next);
+    for (;;) {
+        if (cur >> 32 != (gen & 0xffffffffu) || (uint32_t)cur >= PIECES) return false;
+        if (atomic_compare_exchange_weak(&p->shares[w].next, &cur, cur + 1)) {
+            *piece = (int)(uint32_t)cur;
+            return true;
+        }
+    }
+}
+
+/* Runs piece j of share w: the static chunk w (one per thread) cut in PIECES. */
+static void run_piece(at_llvm_pool *p, int w, int j)
+{
+    int64_t b = p->n * w / p->chunks, e = p->n * (w + 1) / p->chunks;
+    int64_t pb = b + (e - b) * j / PIECES, pe = b + (e - b) * (j + 1) / PIECES;
+    if (pb < pe) p->fn(p->closure, pb, pe);
+}
+
+/* Thread self's part of loop gen: its own share first (the static schedule, so a layer reads
+ * what the same thread wrote in the last), then what is left of the others'. */
+static void run_loop(at_llvm_pool *p, int self, uint64_t gen)
+{
+    int total = p->n_threads * PIECES;
+    for (int k = 0; k < p->n_threads; k++) {
+        int w = (self + k) % p->n_threads, j;
+        while (claim(p, w, gen, &j)) {
+            if (w < p->chunks) run_piece(p, w, j);
+            if (atomic_fetch_add(&p->done, 1) + 1 == total && self != 0 && atomic_load(&p->caller_asleep)) {
+                pthread_mutex_lock(&p->mu);
+                pthread_cond_signal(&p->done_cv);
+                pthread_mutex_unlock(&p->mu);
+            }
+        }
+    }
 }
 
 static void *worker(void *arg)
@@ -118,18 +170,7 @@ static void *worker(void *arg)
         }
         if (atomic_load(&p->stop)) break;
         seen = atomic_load(&p->generation);
-        if (wa.index < p->chunks) {
-            int64_t b, e;
-            chunk(p, wa.index, &b, &e);
-            p->fn(p->closure, b, e);
-        }
-        /* every worker answers every loop, a chunk or not: the caller may only write the next
-         * loop's fields once nobody reads this one's */
-        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_asleep)) {
-            pthread_mutex_lock(&p->mu);
-            pthread_cond_signal(&p->done_cv);
-            pthread_mutex_unlock(&p->mu);
-        }
+        run_loop(p, wa.index, seen);
     }
     return NULL;
 }
@@ -146,16 +187,20 @@ at_status at_llvm_pool_new(int n_threads, at_llvm_pool **out)
     p->n_threads = n_threads;
     p->owner = getpid();
     atomic_init(&p->generation, 0);
-    atomic_init(&p->pending, 0);
+    atomic_init(&p->done, 0);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->caller_asleep, false);
     atomic_init(&p->stop, false);
     atomic_init(&p->busy, false);
     p->threads = at_calloc((size_t)n_threads, sizeof *p->threads);
-    if (!p->threads) {
+    p->shares = at_calloc((size_t)n_threads, sizeof *p->shares);
+    if (!p->threads || !p->shares) {
+        at_free(p->threads);
+        at_free(p->shares);
         at_free(p);
         return AT_OOM();
     }
+    for (int i = 0; i < n_threads; i++) atomic_init(&p->shares[i].next, PIECES); /* none to claim */
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work_cv, NULL);
     pthread_cond_init(&p->done_cv, NULL);
@@ -199,6 +244,7 @@ void at_llvm_pool_free(at_llvm_pool *p)
     pthread_cond_destroy(&p->work_cv);
     pthread_cond_destroy(&p->done_cv);
     at_free(p->threads);
+    at_free(p->shares);
     at_free(p);
 }
 
@@ -221,20 +267,21 @@ void at_llvm_parallel_for(at_llvm_pool *p, void (*fn)(void *closure, int64_t beg
     p->closure = closure;
     p->n = n;
     p->chunks = n < p->n_threads ? (int)n : p->n_threads;
-    atomic_store(&p->pending, p->n_started);
-    atomic_fetch_add(&p->generation, 1);
+    atomic_store(&p->done, 0);
+    uint64_t gen = atomic_load(&p->generation) + 1;
+    for (int w = 0; w < p->n_threads; w++) atomic_store(&p->shares[w].next, (gen & 0xffffffffu) << 32);
+    atomic_store(&p->generation, gen);
     if (atomic_load(&p->sleepers) > 0) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->work_cv);
         pthread_mutex_unlock(&p->mu);
     }
-    int64_t b, e;
-    chunk(p, 0, &b, &e);
-    fn(closure, b, e);
-    if (!spin_until(p, loop_done, 0)) {
+    run_loop(p, 0, gen);
+    uint64_t total = (uint64_t)p->n_threads * PIECES;
+    if (!spin_until(p, loop_done, total)) {
         pthread_mutex_lock(&p->mu);
         atomic_store(&p->caller_asleep, true);
-        while (atomic_load(&p->pending) > 0) pthread_cond_wait(&p->done_cv, &p->mu);
+        while (!loop_done(p, total)) pthread_cond_wait(&p->done_cv, &p->mu);
         atomic_store(&p->caller_asleep, false);
         pthread_mutex_unlock(&p->mu);
     }

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -880,6 +881,50 @@ static void the_pool_should_wake_spinning_and_sleeping_workers(void **state)
     at_llvm_pool_free(four);
 }
 
+/* A worker stalled inside its first call (as if preempted) until 7 of the 8 iterations have run:
+ * the caller must take the rest of the worker's share, and the worker's call may hold one
+ * iteration only. With one fixed chunk per thread the worker's call would hold 4 and wait for
+ * iterations only it can run, and the loop would never end (the child's alarm). */
+typedef struct stalled {
+    pthread_t        caller;
+    _Atomic int      ran;         /* iterations finished */
+    _Atomic int      worker_runs; /* pieces a worker ran */
+    int              hits[8];
+} stalled;
+
+static void stall_first_worker_piece(void *closure, int64_t begin, int64_t end)
+{
+    stalled *s = closure;
+    if (!pthread_equal(pthread_self(), s->caller) && atomic_fetch_add(&s->worker_runs, 1) == 0)
+        while (atomic_load(&s->ran) < 7) nanosleep(&(struct timespec){0, 100000L}, NULL); /* all but its own */
+    for (int64_t i = begin; i < end; i++) s->hits[i]++;
+    atomic_fetch_add(&s->ran, (int)(end - begin));
+}
+
+static void a_stalled_worker_should_not_hold_up_the_loop(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20);
+        at_llvm_pool *p;
+        if (at_llvm_pool_new(2, &p) != AT_OK) _exit(2);
+        int bad = 0;
+        for (int rep = 0; rep < 20 && !bad; rep++) {
+            stalled s = {.caller = pthread_self()};
+            at_llvm_parallel_for(p, stall_first_worker_piece, &s, 8);
+            for (int i = 0; i < 8; i++) bad += s.hits[i] != 1;
+        }
+        at_llvm_pool_free(p);
+        _exit(bad ? 1 : 0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status)); /* not killed by the alarm: the loop ended */
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 #ifndef AT_LLVM_SWEEP
 #define AT_LLVM_SWEEP 0
 #endif
@@ -898,6 +943,7 @@ int main(void)
         cmocka_unit_test(two_threads_should_compile_and_run_at_once),
         cmocka_unit_test(the_pool_should_run_every_iteration_once),
         cmocka_unit_test(the_pool_should_wake_spinning_and_sleeping_workers),
+        cmocka_unit_test(a_stalled_worker_should_not_hold_up_the_loop),
     };
     /* test_llvm_sweep (e2e): the O3 compiles of dozens of programs take seconds */
     const struct CMUnitTest sweep_tests[] = {
