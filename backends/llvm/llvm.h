@@ -74,8 +74,9 @@ void      at_llvm_pool_free(at_llvm_pool *p);
 int       at_llvm_pool_threads(const at_llvm_pool *p);
 
 /* What generated code calls for a parallel loop of n iterations: fn(closure, begin, end) over
- * one contiguous chunk of [0, n) per pool thread (static schedule; the caller runs the first
- * chunk) and returns when all are done. Runs fn(closure, 0, n) on the caller when pool is NULL,
+ * disjoint ranges covering [0, n) once: each pool thread's contiguous chunk (the caller's is the
+ * first) in pieces, a thread done with its own chunk running the pieces left of the others'
+ * (pool.c), and returns when all are done. Runs fn(closure, 0, n) on the caller when pool is NULL,
  * has one thread, or is already running a loop for another caller (a pool is never shared by two
  * loops at once; such a caller is not blocked, only serial). An object file from
  * at_llvm_program_object references this symbol; the JIT resolves it to this function. */
