@@ -189,18 +189,22 @@ at_status at_net_prog_concat(at_arena *arena, const at_net *net, const at_net_no
     for (size_t k = 0; k < n->n_inputs; k++)
         xs[k] = at_ir_param(s, "x", AT_IR_F32, at_net_node_numel(at_net_node_at(net, n->inputs[k])), AT_IR_INPUT);
     const at_ir_buffer *y = at_ir_param(s, "y", AT_IR_F32, at_net_node_numel(n), AT_IR_OUTPUT);
-    /* one kernel per input: y[b][off + c][r] = x_k[b][c][r] (b over the axes before, r after) */
+    /* one kernel per input: y[b][off + c][r] = x_k[b][c][r] (b over the axes before, r after).
+     * Input k is a run of ck * inner values per b, copied to one run of y: a grid point copies
+     * `lanes` of them, a vector that stays inside its run (a channel concatenation in NCHW[x]c
+     * is such runs of whole blocks too). */
     for (size_t k = 0; k < n->n_inputs; k++) {
-        int64_t ck = at_net_node_at(net, n->inputs[k])->shape[axis], total = outer * ck * inner;
+        int64_t ck = at_net_node_at(net, n->inputs[k])->shape[axis], run = ck * inner, total = outer * run;
+        int64_t lanes = lanes_dividing(run);
         const at_ir_var *i = at_ir_var_new(s, "i", AT_IR_I32);
-        E iv = at_ir_v(s, i);
-        E b = at_ir_div(s, iv, i32(s, ck * inner)), rest = at_ir_mod(s, iv, i32(s, ck * inner));
+        E iv = at_ir_v(s, i), at = at_ir_mul(s, iv, i32(s, lanes));
+        E b = at_ir_div(s, iv, i32(s, run / lanes)), rest = at_ir_mul(s, at_ir_mod(s, iv, i32(s, run / lanes)), i32(s, lanes));
         E dst = at_ir_add(s, at_ir_mul(s, b, i32(s, c_out * inner)), at_ir_add(s, i32(s, off * inner), rest));
         char kname[160];
         snprintf(kname, sizeof kname, "%s_%zu", n->name, k);
         const char *kn = at_arena_strdup(at_ir_sched_arena(s), kname);
         if (!kn) return AT_OOM();
-        at_ir_add_kernel(s, kn, at_net_grid(s, i, total, at_ir_store(s, y, dst, at_ir_load(s, xs[k], iv, 1))));
+        at_ir_add_kernel(s, kn, at_net_grid(s, i, total / lanes, at_ir_store(s, y, dst, at_ir_load(s, xs[k], at, (int)lanes))));
         off += ck;
     }
     return finish(s, out);
