@@ -2,7 +2,8 @@
  * anchor reads its input in ic_bn blocks and its residual in oc_bn blocks and writes oc_bn; a
  * per-channel element-wise node or pooling keeps its first input's layout and reads its inputs in
  * it; a channel concatenation of inputs in one blocking keeps it (at_net_concat_block); a global
- * average pooling reads any blocking (at_net_reads_any_block); every other node reads and writes NCHW; a transform is made once per (node, block) a reader wants. */
+ * average pooling reads any blocking (at_net_reads_any_block); every other node reads and writes
+ * NCHW; a transform is made once per (node, block) a reader wants. */
 #include "networks/graph_tune.h"
 
 #include <stdlib.h>

@@ -115,6 +115,13 @@ static bool loop_done(const at_llvm_pool *p, uint64_t total)
     return (uint64_t)atomic_load(&p->done) == total;
 }
 
+/* Pieces of every loop: PIECES per thread's share, empty shares (n < threads) included, so a
+ * thread counts them without reading the loop's fields. */
+static int n_pieces(const at_llvm_pool *p)
+{
+    return p->n_threads * PIECES;
+}
+
 /* Claims the next piece of share w in loop gen; false when none is left or gen has passed. */
 static bool claim(at_llvm_pool *p, int w, uint64_t gen, int *piece)
 {
@@ -140,7 +147,7 @@ static void run_piece(at_llvm_pool *p, int w, int j)
  * what the same thread wrote in the last), then what is left of the others'. */
 static void run_loop(at_llvm_pool *p, int self, uint64_t gen)
 {
-    int total = p->n_threads * PIECES;
+    int total = n_pieces(p);
     for (int k = 0; k < p->n_threads; k++) {
         int w = (self + k) % p->n_threads, j;
         while (claim(p, w, gen, &j)) {
@@ -277,7 +284,7 @@ void at_llvm_parallel_for(at_llvm_pool *p, void (*fn)(void *closure, int64_t beg
         pthread_mutex_unlock(&p->mu);
     }
     run_loop(p, 0, gen);
-    uint64_t total = (uint64_t)p->n_threads * PIECES;
+    uint64_t total = (uint64_t)n_pieces(p);
     if (!spin_until(p, loop_done, total)) {
         pthread_mutex_lock(&p->mu);
         atomic_store(&p->caller_asleep, true);
