@@ -2,6 +2,7 @@
  * number-growth rule is unit-tested with a fake clock. */
 #include <stdlib.h>
 
+#include "core/stats.h"
 #include "measure/measure.h"
 
 at_status at_meas_time_evaluator(at_meas_time_fn fn, void *ctx, int64_t number, int repeat, double min_repeat_ms,
@@ -34,16 +35,10 @@ at_status at_meas_time_evaluator_pre(at_meas_time_fn fn, at_meas_preproc_fn prep
     return AT_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 size_t at_meas_trim_costs(double *costs_s, size_t n)
 {
     if (n <= 2) return n;
-    qsort(costs_s, n, sizeof *costs_s, cmp_double);
+    qsort(costs_s, n, sizeof *costs_s, at_cmp_double);
     for (size_t i = 1; i + 1 < n; i++) costs_s[i - 1] = costs_s[i];
     return n - 2;
 }

@@ -11,6 +11,7 @@
 
 #include "core/alloc.h"
 #include "core/arena.h"
+#include "core/stats.h"
 #include "networks/internal.h"
 #include "templates/template.h"
 
@@ -274,12 +275,6 @@ at_status at_net_graph_tune(const at_net *net, at_net_plan *plan, const at_net_g
 
 /* ---- transform costs measured on a backend ------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static at_status time_layout(at_net_gt_timer *t, const at_net_node *n, int64_t from, int64_t to, double *ms)
 {
     at_arena *arena;
@@ -301,8 +296,7 @@ static at_status time_layout(at_net_gt_timer *t, const at_net_node *n, int64_t f
         if (r > 0) v[r - 1] = d; /* the first run is the warm-up */
     }
     if (st == AT_OK) {
-        qsort(v, runs, sizeof *v, cmp_double);
-        *ms = v[runs / 2];
+        *ms = at_median(v, runs);
         t->n_timed++;
     }
     for (size_t k = 0; k < 2; k++)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/stats.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/rng.h"
@@ -180,18 +181,6 @@ at_status at_tune_network(const at_tune_network_opts *o, at_tune_network_result 
 
 /* ---- evaluation ------------------------------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void emit_eval(const at_tune_eval_opts *o, at_tune_net_event *ev)
 {
     if (o->on_event) o->on_event(o->user, ev);
@@ -230,10 +219,10 @@ static at_status profile_layers(const at_net *net, const at_net_plan *plan, cons
     for (size_t i = 1; st == AT_OK && i < nn; i++) {
         const at_net_node *n = at_net_node_at(net, i);
         memcpy(col, &cms[i * repeat], repeat * sizeof *col);
-        double tc = median(col, repeat);
+        double tc = at_median(col, repeat);
         if (tc > 0) add_layer(res, n->name, ".layout_transform", "layout_transform", tc);
         memcpy(col, &ms[i * repeat], repeat * sizeof *col);
-        double t = median(col, repeat);
+        double t = at_median(col, repeat);
         at_net_pick pick;
         bool anchor = at_net_plan_pick(plan, i, &pick);
         if (t <= 0 && !anchor) continue; /* aliases and nodes fused away */
@@ -367,8 +356,8 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         res.mean_ms = sum / (double)repeat;
         for (size_t i = 0; i < repeat; i++) sq += (wall[i] - res.mean_ms) * (wall[i] - res.mean_ms);
         res.std_ms = sqrt(sq / (double)repeat); /* numpy's std (ddof 0), as the tutorials print */
-        res.median_ms = median(wall, repeat);
-        res.device_ms = median(dev, repeat);
+        res.median_ms = at_median(wall, repeat);
+        res.device_ms = at_median(dev, repeat);
     }
     if (st == AT_OK && o->save_output) st = save_output(net, e, o->save_output);
     if (st == AT_OK && o->profile) st = profile_layers(net, plan, ts, e, repeat, &res);
