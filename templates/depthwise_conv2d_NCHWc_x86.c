@@ -89,9 +89,22 @@ static const at_ir_stmt *chunk(at_ir_sched *s, const plan *p, const at_ir_buffer
     ax = ocb_axis(s, p, "ocb");
     const at_ir_expr *wv = at_ir_v(s, red[1].var);
     const at_ir_expr *c = at_ir_add(s, at_ir_mul(s, oc, at_tmpl_i(s, p->oc_bn)), ax.index);
-    /* input block and lane of channel c (the block itself when the blocks agree) */
-    const at_ir_expr *icc = p->ic_bn == p->oc_bn ? oc : at_ir_div(s, c, at_tmpl_i(s, p->ic_bn));
-    const at_ir_expr *icb = p->ic_bn == p->oc_bn ? ax.index : at_ir_mod(s, c, at_tmpl_i(s, p->ic_bn));
+    /* input block and lane of channel c: the block itself when the blocks agree; when an input
+     * block holds k output blocks, block oc / k at lane (oc % k) oc_bn + ocb, so a vector of
+     * output lanes reads consecutive input lanes (c / ic_bn and c % ic_bn vary with the lane:
+     * a gather, 7x slower at 512 x 14 x 14, ic_bn 32, oc_bn 16) */
+    const at_ir_expr *icc, *icb;
+    if (p->ic_bn == p->oc_bn) {
+        icc = oc;
+        icb = ax.index;
+    } else if (p->ic_bn % p->oc_bn == 0) {
+        const int64_t k = p->ic_bn / p->oc_bn;
+        icc = at_ir_div(s, oc, at_tmpl_i(s, k));
+        icb = at_ir_add(s, at_ir_mul(s, at_ir_mod(s, oc, at_tmpl_i(s, k)), at_tmpl_i(s, p->oc_bn)), ax.index);
+    } else {
+        icc = at_ir_div(s, c, at_tmpl_i(s, p->ic_bn));
+        icb = at_ir_mod(s, c, at_tmpl_i(s, p->ic_bn));
+    }
     const at_ir_expr *h = at_tmpl_nchwc_in_row(s, g, oh, at_ir_v(s, kh.var));
     const at_ir_expr *w = at_tmpl_nchwc_in_col(s, g, at_ir_add(s, ow0, wv), at_ir_v(s, red[0].var));
     const at_ir_expr *xi[5] = {nn, icc, h, w, icb};
