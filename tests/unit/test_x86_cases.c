@@ -26,6 +26,24 @@ static const char *const dw_cases[] = {
     "1,6,7,7,1,3,3,1,0",   /* no padding */
 };
 
+char *x86_packed_text(const at_task *t, const at_config *c, x86_print_fn print, void *ctx)
+{
+    at_arena *ar;
+    assert_ok(at_arena_new(0, &ar));
+    const at_ir_program *p;
+    assert_ok(at_task_instantiate_packed(t, c, NULL, ar, &p));
+    at_strbuf sb;
+    at_strbuf_init(&sb);
+    assert_ok(print(p, ctx, &sb));
+    size_t n = strlen(at_strbuf_cstr(&sb));
+    char *text = at_malloc(n + 1);
+    assert_non_null(text);
+    memcpy(text, at_strbuf_cstr(&sb), n + 1);
+    at_strbuf_fini(&sb);
+    at_arena_free(ar);
+    return text;
+}
+
 size_t x86_cases(size_t i, const char *const **out)
 {
     AT_ASSERT(i < 2);

@@ -6,6 +6,7 @@
 #ifndef AT_TESTS_UNIT_TEST_X86_CASES_H
 #define AT_TESTS_UNIT_TEST_X86_CASES_H
 
+#include "core/strbuf.h"
 #include "tests/unit/test_arm_cpu_cases.h"
 
 extern const char *const x86_templates[2];
@@ -17,6 +18,11 @@ size_t x86_cases(size_t i, const char *const **out);
  * the NCHW[oc_bn]c output unpacked and compared with the reference. false when the config does
  * not instantiate. */
 bool x86_check_packed(const at_task *t, const at_config *c, uint64_t seed, arm_cpu_exec_fn exec, void *ctx);
+
+/* Writes program p as text into sb (at_ir_print, an LLVM IR printer, ...). */
+typedef at_status (*x86_print_fn)(const at_ir_program *p, void *ctx, at_strbuf *sb);
+/* The packed program of config c of t printed by print, as a string the caller frees (at_free). */
+char *x86_packed_text(const at_task *t, const at_config *c, x86_print_fn print, void *ctx);
 
 /* n seeded configs of every case of both templates plus each fallback, both programs of each;
  * returns how many configs ran. */

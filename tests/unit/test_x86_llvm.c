@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "backends/llvm/llvm.h"
-#include "core/arena.h"
-#include "core/strbuf.h"
+#include "core/alloc.h"
 #include "templates/template.h"
 #include "tests/support/test_llvm_jit_support.h"
 #include "tests/unit/test_x86_cases.h"
@@ -58,9 +57,15 @@ static void depthwise_configs_reading_wider_input_blocks_should_match_the_refere
 /* The packed program's LLVM IR (x86-64, unoptimized: the backend's own vectorization) for config
  * (tile_ic, tile_oc) = (ic_bn, oc_bn) of the 64-channel depthwise case: how many insertelement
  * instructions it has (a gather builds its vector lane by lane). */
+static at_status llvm_ir_text(const at_ir_program *p, void *ctx, at_strbuf *sb)
+{
+    (void)ctx;
+    static const at_llvm_target x86 = {.triple = "x86_64-unknown-linux-gnu", .cpu = "x86-64", .opt_level = -1};
+    return at_llvm_program_ir(p, &x86, sb);
+}
+
 static size_t insertelements(int64_t ic_bn, int64_t oc_bn)
 {
-    static const at_llvm_target x86 = {.triple = "x86_64-unknown-linux-gnu", .cpu = "x86-64", .opt_level = -1};
     at_task *t;
     assert_ok(at_task_create("depthwise_conv2d_NCHWc.x86", AT_TARGET_LLVM, "1,64,5,6,1,3,3,1,1", &t));
     size_t n = 0;
@@ -70,16 +75,9 @@ static size_t insertelements(int64_t ic_bn, int64_t oc_bn)
         int64_t ic, oc;
         assert_ok(at_tmpl_packed_blocks(at_task_template(t), c, &ic, &oc));
         if (ic == ic_bn && oc == oc_bn) {
-            at_arena *ar;
-            assert_ok(at_arena_new(0, &ar));
-            const at_ir_program *p;
-            assert_ok(at_task_instantiate_packed(t, c, NULL, ar, &p));
-            at_strbuf sb;
-            at_strbuf_init(&sb);
-            assert_ok(at_llvm_program_ir(p, &x86, &sb));
-            for (const char *q = at_strbuf_cstr(&sb); (q = strstr(q, "insertelement")); q++) n++;
-            at_strbuf_fini(&sb);
-            at_arena_free(ar);
+            char *text = x86_packed_text(t, c, llvm_ir_text, NULL);
+            for (const char *q = text; (q = strstr(q, "insertelement")); q++) n++;
+            at_free(text);
         }
         at_config_free(c);
     }
