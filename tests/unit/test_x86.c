@@ -217,8 +217,6 @@ static void every_split_of_a_padded_case_should_match_the_reference(void **state
     }
 }
 
-/* conv2d_NCHWc.x86 prefetches the next oc block's weights (not in TVM's schedule): with two or
- * more blocks and rows whose taps all lie inside, never with one block */
 static at_status ir_text(const at_ir_program *p, void *ctx, at_strbuf *sb)
 {
     (void)ctx;
@@ -226,6 +224,8 @@ static at_status ir_text(const at_ir_program *p, void *ctx, at_strbuf *sb)
     return at_strbuf_status(sb);
 }
 
+/* conv2d_NCHWc.x86 prefetches the next oc block's weights (not in TVM's schedule): with two or
+ * more blocks and rows whose taps all lie inside, never with one block */
 /* Whether the network program of config idx prefetches the next block's weights. */
 static bool prefetches(at_task *t, int64_t idx, int64_t want_oc_bn)
 {

@@ -35,10 +35,8 @@ char *x86_packed_text(const at_task *t, const at_config *c, x86_print_fn print, 
     at_strbuf sb;
     at_strbuf_init(&sb);
     assert_ok(print(p, ctx, &sb));
-    size_t n = strlen(at_strbuf_cstr(&sb));
-    char *text = at_malloc(n + 1);
+    char *text = at_strbuf_take(&sb);
     assert_non_null(text);
-    memcpy(text, at_strbuf_cstr(&sb), n + 1);
     at_strbuf_fini(&sb);
     at_arena_free(ar);
     return text;
