@@ -44,6 +44,9 @@ static const char usage[] =
     "                            .tmp log) so that kernels plus layout transforms cost least; write\n"
     "                            the choice to OUT (one record per node, TVM's format) and time it\n"
     "  --graph-top-k K           --graph-tune: candidates per node (default 20)\n"
+    "  --no-graph-refine         --graph-tune: keep the modelled choice (by default it is refined\n"
+    "                            in the network: each node's neighbouring block sizes are timed\n"
+    "                            there, run for run, and kept when faster)\n"
     "  --graph-log FILE          apply a graph tuner's output (TVM's apply_graph_best) over --log\n"
     "  --num-classes N           classifier width (default 1000)\n"
     "  --seed N                  parameter and input values (default 0)\n"
@@ -115,6 +118,11 @@ static int report(const at_tune_eval_result *rr, double peak_gflops)
                "(%zu transforms timed); %zu records written\n",
                g->n_changed, g->n_tuned, g->copies_before, g->copies_after, g->before_s * 1e3, g->after_s * 1e3,
                r.graph.n_timed, r.graph.n_records);
+        const at_net_refine_result *f = &r.graph.refine;
+        if (r.graph.refined)
+            printf("Graph tuner refinement in the network: %zu of %zu moves kept, %zu nodes changed, "
+                   "%.3f -> %.3f ms (medians, run for run); %zu programs compiled, %zu records made\n",
+                   f->n_kept, f->n_tried, f->n_changed, f->before_ms, f->after_ms, f->n_built, r.graph.n_made);
     }
     if (r.graph_applied) printf("Graph tuner records applied: %zu\n", r.graph_applied);
     if (r.n_layers) print_profile(&r, peak_gflops);
@@ -250,7 +258,7 @@ int at_cmd_evaluate(int argc, char **argv)
                *classes = NULL, *seed = NULL, *tophub_dir = NULL, *cache_dir = NULL, *threads = NULL, *host = NULL,
                *peak = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL, *graph_tune = NULL,
                *graph_top_k = NULL, *graph_log = NULL;
-    int check = 0, no_tophub = 0, profile = 0;
+    int check = 0, no_tophub = 0, profile = 0, no_refine = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},       {"log", &log, NULL},         {"repeat", &repeat, NULL},
         {"check", NULL, &check},         {"device", &device, NULL},   {"batch", &batch, NULL},
@@ -259,7 +267,7 @@ int at_cmd_evaluate(int argc, char **argv)
         {"threads", &threads, NULL},     {"host", &host, NULL},       {"profile", NULL, &profile},
         {"peak-gflops", &peak, NULL},    {"input-shape", &input_shape, NULL}, {"input", &input, NULL},
         {"save-output", &save_output, NULL}, {"graph-tune", &graph_tune, NULL}, {"graph-top-k", &graph_top_k, NULL},
-        {"graph-log", &graph_log, NULL},
+        {"graph-log", &graph_log, NULL}, {"no-graph-refine", NULL, &no_refine},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -274,7 +282,7 @@ int at_cmd_evaluate(int argc, char **argv)
     at_tune_eval_opts o = {.network = pos[0], .log_path = log, .no_tophub = no_tophub != 0, .device = device,
                            .cache_dir = cache_dir, .check = check != 0, .profile = profile != 0,
                            .input_path = input, .save_output = save_output, .graph_tune = graph_tune,
-                           .graph_log = graph_log};
+                           .graph_log = graph_log, .graph_no_refine = no_refine != 0};
     char input_name[256];
     o.tophub.cache_dir = tophub_dir;
     long v;

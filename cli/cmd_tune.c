@@ -61,6 +61,7 @@ static const char usage_head[] =
     "  --graph-tune OUT          llvm: after tuning, TVM's graph tuner over FILE.tmp's records (kept)\n"
     "                            chooses per convolution what costs least with the layout\n"
     "                            transforms; its records go to OUT and the evaluation applies them\n"
+    "  --no-graph-refine         --graph-tune: keep the modelled choice (not refined in the network)\n"
     "  --ops LIST                conv2d,dense (default: all)\n"
     "  --batch N                 batch size (default 1)\n"
     "  --image-shape C,H,W       input image shape (default 3,224,224)\n"
@@ -242,7 +243,8 @@ int at_cmd_tune(int argc, char **argv)
                *priority = NULL, *auth_key = NULL, *threads = NULL, *total_trials = NULL, *per_round = NULL,
                *epsilon = NULL, *input_shape = NULL, *input = NULL, *save_output = NULL, *graph_tune = NULL;
     char input_name[256];
-    int resume = 0, overwrite = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0;
+    int resume = 0, overwrite = 0, keep_tmp = 0, no_transfer = 0, no_evaluate = 0, no_tophub = 0, cache_flush = 0,
+        no_refine = 0;
     const at_cli_opt opts[] = {
         {"target", &target, NULL},         {"tuner", &tuner, NULL},
         {"n-trial", &n_trial, NULL},       {"early-stopping", &early, NULL},
@@ -262,7 +264,7 @@ int at_cmd_tune(int argc, char **argv)
         {"threads", &threads, NULL},       {"cache-flush", NULL, &cache_flush},
         {"overwrite", NULL, &overwrite},   {"total-trials", &total_trials, NULL},
         {"trials-per-round", &per_round, NULL}, {"sched-epsilon", &epsilon, NULL},
-        {"graph-tune", &graph_tune, NULL},
+        {"graph-tune", &graph_tune, NULL}, {"no-graph-refine", NULL, &no_refine},
     };
     const char *pos[1];
     size_t n_pos = 0;
@@ -437,6 +439,7 @@ int at_cmd_tune(int argc, char **argv)
             snprintf(tmp, n, "%s.tmp", log);
             eo.log_path = tmp; /* its best records are FILE's */
             eo.graph_tune = graph_tune;
+            eo.graph_no_refine = no_refine != 0;
         }
         rc = at_cli_evaluate(&eo, 0);
         at_free(tmp);

@@ -105,6 +105,9 @@ typedef struct at_net_backend_i {
     /* Makes program p runnable (p is borrowed until prog_free). AT_EDEVICE (compiler error),
      * AT_EINVAL (the device cannot run it), AT_ENOMEM. */
     at_status (*prog_new)(void *ctx, const at_ir_program *p, void **prog);
+    /* prog_new keeps nothing of p: a program may outlive the at_ir_program it was made from, so a
+     * cache (networks/prog_cache.h) can share it among executors. (defaults to false) */
+    bool prog_outlives_source;
     /* (optional) prog_new of ps[0..n) into progs[0..n), at once (a device compiler that takes
      * seconds a program builds them side by side). On failure every progs[i] that was made is
      * set (the executor frees them) and the others are NULL. (defaults to prog_new in turn) */

@@ -122,14 +122,12 @@ static at_status total(gt *g, double *out, size_t *n_copies)
     return AT_OK;
 }
 
-/* The packed anchors whose output blocks a reader of node j sees: j itself, or those upstream of
- * it through layout-keeping nodes (first inputs) and channel concatenations (every input). */
-static size_t producers(const gt *g, size_t j, size_t *out, size_t cap, size_t n)
+size_t at_net_packed_producers(const at_net *net, const bool *packed, size_t j, size_t *out, size_t cap, size_t n)
 {
-    while (j > 0 && !g->packed[j]) {
-        const at_net_node *x = at_net_node_at(g->net, j);
+    while (j > 0 && !packed[j]) {
+        const at_net_node *x = at_net_node_at(net, j);
         if (x->op == AT_NET_CONCAT) {
-            for (size_t k = 0; k < x->n_inputs; k++) n = producers(g, x->inputs[k], out, cap, n);
+            for (size_t k = 0; k < x->n_inputs; k++) n = at_net_packed_producers(net, packed, x->inputs[k], out, cap, n);
             return n;
         }
         if (!at_net_keeps_layout(x)) return n;
@@ -137,6 +135,11 @@ static size_t producers(const gt *g, size_t j, size_t *out, size_t cap, size_t n
     }
     if (j > 0 && n < cap) out[n++] = j;
     return n;
+}
+
+static size_t producers(const gt *g, size_t j, size_t *out, size_t cap, size_t n)
+{
+    return at_net_packed_producers(g->net, g->packed, j, out, cap, n);
 }
 
 /* Tries every candidate of node i (and, with p != SIZE_MAX, every pair with p's); keeps the best.
@@ -237,17 +240,33 @@ static at_status no_cost(void *ctx, const at_net_node *n, int64_t from, int64_t 
     return AT_OK;
 }
 
-at_status at_net_graph_count_copies(const at_net *net, const at_net_plan *plan, size_t *out)
+/* The model's layouts for plan as it is: packed (optional) and blk (optional, nn each) get gt's
+ * arrays; *n_copies the transforms. */
+static at_status model_plan(const at_net *net, const at_net_plan *plan, bool *packed, int64_t *blk, size_t *n_copies)
 {
-    size_t *zeros = at_calloc(at_net_n_nodes(net), sizeof *zeros);
+    size_t nn = at_net_n_nodes(net);
+    size_t *zeros = at_calloc(nn, sizeof *zeros);
     gt g;
     at_status st = zeros ? gt_init(&g, net, plan, NULL, NULL, zeros) : AT_OOM();
     g.copy = no_cost;
     double t;
-    if (st == AT_OK) st = total(&g, &t, out);
+    if (st == AT_OK) st = total(&g, &t, n_copies);
+    if (st == AT_OK && packed) memcpy(packed, g.packed, nn * sizeof *packed);
+    if (st == AT_OK && blk) memcpy(blk, g.blk, nn * sizeof *blk);
     gt_fini(&g);
     at_free(zeros);
     return st;
+}
+
+at_status at_net_graph_count_copies(const at_net *net, const at_net_plan *plan, size_t *out)
+{
+    return model_plan(net, plan, NULL, NULL, out);
+}
+
+at_status at_net_graph_layouts(const at_net *net, const at_net_plan *plan, bool *packed, int64_t *blk)
+{
+    size_t n;
+    return model_plan(net, plan, packed, blk, &n);
 }
 
 at_status at_net_graph_tune(const at_net *net, at_net_plan *plan, const at_net_gt_cand *const *cands,

@@ -63,4 +63,8 @@ void at_net_gt_timer_fini(at_net_gt_timer *t);
  * built), counted from the model. AT_ENOMEM. */
 at_status at_net_graph_count_copies(const at_net *net, const at_net_plan *plan, size_t *out);
 
+/* The model's layouts for plan: packed[i] says whether node i is a packed anchor (NULL: not
+ * wanted), blk[i] the block node i writes (1: NCHW). Both hold at_net_n_nodes entries. AT_ENOMEM. */
+at_status at_net_graph_layouts(const at_net *net, const at_net_plan *plan, bool *packed, int64_t *blk);
+
 #endif

@@ -35,6 +35,11 @@ int64_t at_net_concat_block(const at_net *net, const at_net_node *n, const int64
  * global_avg_pool2d, whose layout_transform back to NCHW moves nothing). */
 bool at_net_reads_any_block(const at_net_node *n);
 
+/* The packed anchors (packed[i]) whose output blocks a reader of node j sees: j itself, or those
+ * upstream of it through layout-keeping nodes (first inputs) and channel concatenations (every
+ * input), appended to out[n..cap); returns the new count. */
+size_t at_net_packed_producers(const at_net *net, const bool *packed, size_t j, size_t *out, size_t cap, size_t n);
+
 /* Length of a node's per-channel parameters: attrs.channels for anchors, else shape[1]. */
 int64_t at_net_channels(const at_net_node *n);
 /* Elements of an anchor's weight (0 for other ops). */

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/alloc.h"
 #include "core/strbuf.h"
@@ -76,32 +77,51 @@ static at_status collect(const at_net_plan *plan, size_t i, const at_rec_log *lo
     return st;
 }
 
-static at_status write_choice(const at_net *net, const at_net_plan *plan, const node_cands *nc, const char *path,
-                              size_t *n_written)
+/* The record of a config the refinement chose that the log does not hold: the workload of the
+ * anchor's best record, the config, and as its cost the anchor's median time in the network. */
+static at_status made_record(const at_rec *like, const at_config *config, double node_ms, at_strbuf *sb)
+{
+    double cost_s = node_ms * 1e-3;
+    at_result res = {.err = AT_MEAS_OK, .n_costs = 1, .costs_s = &cost_s, .timestamp = (double)time(NULL)};
+    at_rec r;
+    AT_TRY(at_rec_make(like->target_str, like->task_name, like->args_json, config, &res, &r));
+    at_rec_write(&r, sb);
+    at_rec_fini(&r);
+    return sb->failed ? AT_OOM() : AT_OK;
+}
+
+static at_status write_choice(const at_net *net, const at_net_plan *plan, const node_cands *nc, const double *node_ms,
+                              const char *path, size_t *n_written, size_t *n_made)
 {
     at_strbuf sb;
     at_strbuf_init(&sb);
-    size_t n = 0;
-    for (size_t i = 0; i < at_net_n_nodes(net); i++) {
+    size_t n = 0, made = 0;
+    at_status st = AT_OK;
+    for (size_t i = 0; st == AT_OK && i < at_net_n_nodes(net); i++) {
         at_net_pick pick;
         if (!nc[i].n || !at_net_plan_pick(plan, i, &pick)) continue;
-        for (size_t k = 0; k < nc[i].n; k++)
-            if (at_config_index(nc[i].c[k].config) == at_config_index(pick.config)) {
-                at_strbuf_puts(&sb, nc[i].rec[k]->text);
-                at_strbuf_putc(&sb, '\n');
-                n++;
-                break;
-            }
+        size_t k = 0;
+        while (k < nc[i].n && at_config_index(nc[i].c[k].config) != at_config_index(pick.config)) k++;
+        if (k < nc[i].n) {
+            at_strbuf_puts(&sb, nc[i].rec[k]->text);
+        } else {
+            AT_ASSERT(node_ms); /* only the refinement picks configs outside the candidates */
+            st = made_record(nc[i].rec[0], pick.config, node_ms[i], &sb);
+            made++;
+        }
+        at_strbuf_putc(&sb, '\n');
+        n++;
     }
-    at_status st = sb.data || n == 0 ? at_rec_write_file_atomic(path, sb.data ? sb.data : "", sb.len) : AT_OOM();
+    if (st == AT_OK) st = sb.data || n == 0 ? at_rec_write_file_atomic(path, sb.data ? sb.data : "", sb.len) : AT_OOM();
     at_strbuf_fini(&sb);
     *n_written = n;
+    *n_made = made;
     return st;
 }
 
 at_status at_tune_graph_tune(const at_net *net, at_net_plan *plan, const char *records_path, size_t top_k,
-                             const at_net_backend_i *be, void *be_ctx, const char *out_path,
-                             at_tune_graph_result *out)
+                             const at_net_backend_i *be, void *be_ctx, const at_net_refine_opts *refine,
+                             const char *out_path, at_tune_graph_result *out)
 {
     if (!top_k) top_k = DEFAULT_TOP_K;
     size_t nn = at_net_n_nodes(net);
@@ -120,7 +140,21 @@ at_status at_tune_graph_tune(const at_net *net, at_net_plan *plan, const char *r
     at_tune_graph_result r = {0};
     if (st == AT_OK) st = at_net_graph_tune(net, plan, cands, n_cands, at_net_gt_time_copy, &timer, &r.choice);
     r.n_timed = timer.n_timed;
-    if (st == AT_OK && out_path) st = write_choice(net, plan, nc, out_path, &r.n_records);
+    at_net_refine_result rr = {0};
+    bool *movable = refine ? at_calloc(nn, sizeof *movable) : NULL;
+    if (st == AT_OK && refine && !movable) st = AT_OOM();
+    if (st == AT_OK && refine) {
+        for (size_t i = 0; i < nn; i++) movable[i] = nc[i].n > 0;
+        at_net_refine_opts ro = *refine;
+        ro.movable = movable;
+        st = at_net_graph_refine(net, plan, be, be_ctx, &ro, &rr);
+        r.refined = st == AT_OK;
+        r.refine = rr;
+        r.refine.node_ms = NULL;
+    }
+    if (st == AT_OK && out_path) st = write_choice(net, plan, nc, rr.node_ms, out_path, &r.n_records, &r.n_made);
+    at_net_refine_result_fini(&rr);
+    at_free(movable);
     at_net_gt_timer_fini(&timer);
     for (size_t i = 0; nc && i < nn; i++) {
         for (size_t k = 0; nc[i].own && k < top_k; k++) at_config_free(nc[i].own[k]);

@@ -139,6 +139,7 @@ static const at_net_backend_i llvm_backend = {
     .buf_write = cpu_buf_write,
     .buf_read = cpu_buf_read,
     .prog_new = cpu_prog_new,
+    .prog_outlives_source = true,
     .prog_free = cpu_prog_free,
     .prog_run = cpu_prog_run,
 };

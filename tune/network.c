@@ -312,6 +312,7 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
         const at_net_backend_i *be = on_cpu ? at_tune_llvm_backend() : at_tune_ocl_backend();
         if (st == AT_OK)
             st = at_tune_graph_tune(net, plan, o->log_path, o->graph_top_k, be, on_cpu ? (void *)pool : (void *)ctx,
+                                    o->graph_no_refine ? NULL : &(at_net_refine_opts){.seed = no.seed + 11},
                                     o->graph_tune, &res.graph);
         res.graph_tuned = st == AT_OK;
         res.n_anchors_fallback = at_net_plan_n_fallback(plan);

@@ -134,6 +134,8 @@ typedef struct at_tune_eval_opts {
     const char    *graph_tune;   /* (optional) run the graph tuner on log_path's records and write
                                     its choice there (TVM's graph-tuner output) before timing */
     size_t         graph_top_k;  /* candidates per anchor (0: 20) */
+    bool           graph_no_refine; /* graph_tune: keep the graph tuner's choice as the model made it
+                                       (else it is refined in the network: networks/graph_refine.h) */
     const char    *graph_log;    /* (optional) a graph tuner's output applied over the picks */
     at_tune_net_event_fn on_event;
     void          *user;

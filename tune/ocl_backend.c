@@ -158,6 +158,7 @@ static const at_net_backend_i ocl_backend = {
     .buf_write = ocl_buf_write,
     .buf_read = ocl_buf_read,
     .prog_new = ocl_prog_new,
+    .prog_outlives_source = true,
     .prog_new_all = ocl_prog_new_all,
     .prog_free = ocl_prog_free,
     .prog_run = ocl_prog_run,

@@ -237,7 +237,7 @@ static void graph_log_should_round_trip_through_apply_graph_best(void **state)
         if (f->n_cands[i]) assert_ok(at_net_plan_set_pick(f->plan, i, f->own[i][0], 1.0e-3));
     /* the interpreter times nothing: transforms are free and the cheaper records stay */
     at_tune_graph_result r;
-    assert_ok(at_tune_graph_tune(f->net, f->plan, recs, 0, at_net_interp_backend(), NULL, out, &r));
+    assert_ok(at_tune_graph_tune(f->net, f->plan, recs, 0, at_net_interp_backend(), NULL, NULL, out, &r));
     assert_int_equal(r.choice.n_tuned, 26);
     assert_int_equal(r.choice.n_changed, 0);
     assert_int_equal(r.n_records, 26);
