@@ -17,8 +17,6 @@
 enum { DEFAULT_ROUNDS = 15, DEFAULT_SWEEPS = 2, MAX_PRODUCERS = 8 };
 #define DEFAULT_MIN_GAIN 0.01
 
-/* Knob positions of the NCHW[x]c templates' blocks (at_tmpl_packed_blocks). */
-enum { KNOB_IC = 0, KNOB_OC = 1 };
 
 typedef struct refiner {
     const at_net           *net;
@@ -29,6 +27,8 @@ typedef struct refiner {
     size_t                  nn, rounds;
     double                  min_gain;
     bool                   *movable;
+    const at_net_gt_cand *const *cands; /* per node, the log's candidates (NULL: none) */
+    const size_t           *n_cands;
     bool                   *packed;
     int64_t                *blk;      /* the layout each node writes under the current plan */
     bool                   *affected; /* nodes whose time a change can move */
@@ -180,16 +180,18 @@ static void mark_affected(refiner *r, const change *c)
     }
 }
 
-/* Node's pick with the block knob set to bn (NULL when its space has no such point). */
-static at_status with_block(const refiner *r, size_t node, size_t knob, int64_t bn, at_config **out)
+/* Node's pick with one knob moved: to the split entity whose block (last size) is v (by_block), or
+ * v entities on from where it is. NULL when the space has no such point (or no such knob). */
+static at_status moved_pick(const refiner *r, size_t node, const char *knob, bool by_block, int64_t v, at_config **out)
 {
     *out = NULL;
     at_net_pick pick;
     AT_ASSERT(at_net_plan_pick(r->plan, node, &pick));
     const at_task *t = at_net_tasks_at(at_net_plan_tasks(r->plan), pick.task);
     const at_space *s = at_task_space(t);
-    size_t nk = at_space_n_knobs(s);
+    size_t nk = at_space_n_knobs(s), k;
     int64_t at = 0; /* a fallback pick carries index -1: its point is where its entities are */
+    if (!at_space_find_knob(s, knob, &k)) return AT_OK;
     if (at_space_index_of(s, pick.config, &at) != AT_OK) {
         at_clear_error();
         return AT_OK;
@@ -197,15 +199,16 @@ static at_status with_block(const refiner *r, size_t node, size_t knob, int64_t 
     int64_t *knobs = at_calloc(nk, sizeof *knobs);
     if (!knobs) return AT_OOM();
     at_space_point_to_knobs(s, at, knobs);
-    bool found = false;
-    for (int64_t e = 0; e < at_space_dim(s, knob) && !found; e++) {
-        const at_entity *x = at_space_entity(s, knob, e);
-        if (x->kind == AT_KNOB_SPLIT && x->n > 0 && x->ints[x->n - 1] == bn) {
-            knobs[knob] = e;
-            found = true;
-        }
+    int64_t e = by_block ? -1 : knobs[k] + v;
+    for (int64_t q = 0; by_block && q < at_space_dim(s, k) && e < 0; q++) {
+        const at_entity *x = at_space_entity(s, k, q);
+        if (x->kind == AT_KNOB_SPLIT && x->n > 0 && x->ints[x->n - 1] == v) e = q;
     }
-    int64_t index = found ? at_space_knobs_to_point(s, knobs) : -1;
+    int64_t index = -1;
+    if (e >= 0 && e < at_space_dim(s, k)) {
+        knobs[k] = e;
+        index = at_space_knobs_to_point(s, knobs);
+    }
     at_free(knobs);
     if (index < 0 || !at_space_is_index_valid(s, index)) return AT_OK;
     return at_task_config(t, index, out);
@@ -249,38 +252,78 @@ static at_status try_change(refiner *r, at_net_exec **cur, change *c, at_net_ref
     return st != AT_OK ? st : rv;
 }
 
-/* The moves of node i, each measured: its input block made its producer's; its output block
- * doubled, then halved, with every movable packed reader's input block following it. */
-static at_status refine_node(refiner *r, at_net_exec **cur, size_t i, change *c, at_net_refine_result *res)
+/* The moves of an anchor, in the order tried. */
+enum { MOVE_IC, MOVE_OC_UP, MOVE_OC_DOWN, MOVE_OW_UP, MOVE_OW_DOWN, MOVE_LOG, N_LOG_MOVES = 3 };
+
+/* Every movable packed anchor reading node i's output takes input block bn where its space has it. */
+static at_status readers_follow(refiner *r, size_t i, int64_t bn, change *c)
+{
+    for (size_t j = i + 1; j < r->nn; j++) {
+        const at_net_node *m = at_net_node_at(r->net, j);
+        if (!r->movable[j] || !m->n_inputs) continue;
+        size_t ps[MAX_PRODUCERS];
+        size_t np = at_net_packed_producers(r->net, r->packed, m->inputs[0], ps, MAX_PRODUCERS, 0);
+        bool reads = false;
+        for (size_t k = 0; k < np; k++) reads |= ps[k] == i;
+        at_config *x = NULL;
+        if (reads) AT_TRY(moved_pick(r, j, "tile_ic", true, bn, &x));
+        change_add(r, c, j, x);
+    }
+    return AT_OK;
+}
+
+/* The log's k-th cheapest candidate of node i among those with its present blocks (a copy), or NULL. */
+static at_status log_candidate(const refiner *r, size_t i, size_t k, int64_t ic, int64_t oc, at_config **out)
+{
+    *out = NULL;
+    for (size_t q = 0; r->cands && q < r->n_cands[i]; q++) {
+        const at_net_gt_cand *x = &r->cands[i][q];
+        if (x->ic_bn != ic || x->oc_bn != oc) continue;
+        if (k-- == 0) return at_config_clone(x->config, out);
+    }
+    return AT_OK;
+}
+
+/* Node i's move as a change (empty when the move does not apply here). */
+static at_status make_move(refiner *r, size_t i, int move, change *c)
 {
     const at_net_node *n = at_net_node_at(r->net, i);
-    for (int move = 0; move < 3; move++) {
-        AT_TRY(at_net_graph_layouts(r->net, r->plan, NULL, r->blk));
-        int64_t ic, oc;
-        blocks_of(r, i, &ic, &oc);
+    AT_TRY(at_net_graph_layouts(r->net, r->plan, NULL, r->blk));
+    int64_t ic, oc, want = r->blk[n->inputs[0]];
+    blocks_of(r, i, &ic, &oc);
+    at_config *x = NULL;
+    switch (move) {
+    case MOVE_IC: /* read what the producer writes */
+        if (want > 1 && want != ic) AT_TRY(moved_pick(r, i, "tile_ic", true, want, &x));
+        change_add(r, c, i, x);
+        return AT_OK;
+    case MOVE_OC_UP:
+    case MOVE_OC_DOWN: {
+        int64_t bn = move == MOVE_OC_UP ? 2 * oc : oc / 2;
+        if (bn >= 2 && (move == MOVE_OC_UP || oc % 2 == 0)) AT_TRY(moved_pick(r, i, "tile_oc", true, bn, &x));
+        change_add(r, c, i, x);
+        return c->n ? readers_follow(r, i, bn, c) : AT_OK;
+    }
+    case MOVE_OW_UP:
+    case MOVE_OW_DOWN:
+        AT_TRY(moved_pick(r, i, "tile_ow", false, move == MOVE_OW_UP ? 1 : -1, &x));
+        change_add(r, c, i, x);
+        return AT_OK;
+    default: /* the log's next candidates with these blocks, its records measured here */
+        AT_TRY(log_candidate(r, i, (size_t)(move - MOVE_LOG), ic, oc, &x));
+        change_add(r, c, i, x);
+        return AT_OK;
+    }
+}
+
+/* The moves of node i, each measured: its input block made its producer's; its output block
+ * doubled, then halved, with every movable packed reader's input block following it; its row
+ * tile one entity up and down; the log's cheapest other configs with its blocks. */
+static at_status refine_node(refiner *r, at_net_exec **cur, size_t i, change *c, at_net_refine_result *res)
+{
+    for (int move = 0; move < MOVE_LOG + N_LOG_MOVES; move++) {
         change_clear(c);
-        at_config *x = NULL;
-        at_status st = AT_OK;
-        if (move == 0) {
-            int64_t want = r->blk[n->inputs[0]];
-            if (want > 1 && want != ic) st = with_block(r, i, KNOB_IC, want, &x);
-            if (st == AT_OK) change_add(r, c, i, x);
-        } else {
-            int64_t bn = move == 1 ? 2 * oc : oc / 2;
-            if (bn >= 2 && (move == 1 || oc % 2 == 0)) st = with_block(r, i, KNOB_OC, bn, &x);
-            if (st == AT_OK) change_add(r, c, i, x);
-            for (size_t j = i + 1; st == AT_OK && c->n && j < r->nn; j++) {
-                const at_net_node *m = at_net_node_at(r->net, j);
-                if (!r->movable[j] || !m->n_inputs) continue;
-                size_t ps[MAX_PRODUCERS];
-                size_t np = at_net_packed_producers(r->net, r->packed, m->inputs[0], ps, MAX_PRODUCERS, 0);
-                bool reads = false;
-                for (size_t k = 0; k < np; k++) reads |= ps[k] == i;
-                if (!reads) continue;
-                st = with_block(r, j, KNOB_IC, bn, &x);
-                if (st == AT_OK) change_add(r, c, j, x);
-            }
-        }
+        at_status st = make_move(r, i, move, c);
         if (st == AT_OK && c->n) st = try_change(r, cur, c, res);
         change_clear(c);
         AT_TRY(st);
@@ -341,6 +384,8 @@ static at_status refiner_init(refiner *r, const at_net *net, at_net_plan *plan, 
     for (int64_t i = 0; i < n_in; i++) r->input[i] = (float)(2 * at_rng_uniform(&rng) - 1);
     AT_TRY(at_net_graph_layouts(net, plan, r->packed, r->blk));
     for (size_t i = 0; i < nn; i++) r->movable[i] = r->packed[i] && (!o->movable || o->movable[i]);
+    r->cands = o->n_cands ? o->cands : NULL;
+    r->n_cands = o->n_cands;
     return AT_OK;
 }
 

@@ -5,8 +5,10 @@
  * slower in the network than a config with two, which no tuning log had measured. So the choice
  * is moved, one anchor at a time, to configs next to it in its task's space -- its output block
  * doubled or halved with the blocks its readers read following it, its input block made the one
- * its producer writes -- and a move is kept when the network, built with it and timed run for run
- * against the current choice, runs faster where the move reaches. */
+ * its producer writes, its row tile one step longer or shorter -- or to the log's next-best
+ * configs with its blocks (isolated measurements on a busy host can be far off), and a move is
+ * kept when the network, built with it and timed run for run against the current choice, runs
+ * faster where the move reaches. */
 #ifndef AT_NETWORKS_GRAPH_REFINE_H
 #define AT_NETWORKS_GRAPH_REFINE_H
 
@@ -16,10 +18,15 @@
 
 #include "core/status.h"
 #include "networks/exec.h"
+#include "networks/graph_tune.h"
 #include "networks/net.h"
 
 typedef struct at_net_refine_opts {
     const bool *movable;  /* per node: its config may change (NULL: every packed anchor) */
+    /* (optional) per node, the graph tuner's candidates (cheapest first): the cheapest few with
+     * the node's blocks are tried in the network too */
+    const at_net_gt_cand *const *cands;
+    const size_t               *n_cands;
     size_t      rounds;   /* paired profiled runs per comparison (0: 15) */
     size_t      sweeps;   /* passes over the anchors, the slowest first; a pass keeping no move ends (0: 2) */
     double      min_gain; /* a move is kept when the median over rounds of its time over the current

@@ -147,6 +147,8 @@ at_status at_tune_graph_tune(const at_net *net, at_net_plan *plan, const char *r
         for (size_t i = 0; i < nn; i++) movable[i] = nc[i].n > 0;
         at_net_refine_opts ro = *refine;
         ro.movable = movable;
+        ro.cands = cands;
+        ro.n_cands = n_cands;
         st = at_net_graph_refine(net, plan, be, be_ctx, &ro, &rr);
         r.refined = st == AT_OK;
         r.refine = rr;

@@ -25,8 +25,8 @@ typedef struct at_tune_graph_result {
  * up to top_k (0: 20) distinct measured configs per packed anchor whose pick the log tuned, times
  * transforms on be, chooses, sets the choice on plan and, with out_path, writes the chosen
  * records (their lines as read) in node order. With refine (NULL: none) the choice of the anchors
- * with candidates is then refined in the network on be (networks/graph_refine.h; refine->movable
- * is ignored, net must carry parameters), and a config it picks that the log does not hold is
+ * with candidates is then refined in the network on be (networks/graph_refine.h; refine's movable,
+ * cands and n_cands are set here from the candidates; net must carry parameters), and a config it picks that the log does not hold is
  * written as a record of the anchor's workload whose cost is the anchor's median time in the
  * network. The log's statuses (a line that is no record is skipped with a warning by the loader),
  * the backend's, AT_ENOMEM. */
