@@ -13,6 +13,9 @@ if(TARGET at_networks)
   at_add_test(test_x86_net LABELS e2e DEPS networks TIMEOUT 300)
 endif()
 if(TARGET at_networks)
-  at_add_test(test_graph_tune LABELS e2e DEPS tune networks records TIMEOUT 300)
-  at_add_test(test_graph_refine LABELS e2e DEPS tune networks records TIMEOUT 300)
+  set(_x86_helpers ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_x86_cases.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_arm_cpu_cases.c)
+  at_add_test(test_graph_tune LABELS e2e DEPS tune networks records TIMEOUT 300
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_graph_tune.c ${_x86_helpers})
+  at_add_test(test_graph_refine LABELS e2e DEPS tune networks records TIMEOUT 300
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_graph_refine.c ${_x86_helpers})
 endif()

@@ -30,6 +30,7 @@
 #include "templates/template.h"
 #include "tune/graph_tune.h"
 #include "tune/llvm_backend.h"
+#include "tests/unit/test_x86_cases.h"
 
 typedef struct netfix {
     at_net       *net;
@@ -38,19 +39,6 @@ typedef struct netfix {
 } netfix;
 
 static bool packed_blocks_of(const netfix *f, const at_net_plan *plan, size_t i, int64_t *ic, int64_t *oc);
-
-/* The first point of t's space with blocks (ic_bn, oc_bn). */
-static at_config *point_with_blocks(const at_task *t, int64_t ic_bn, int64_t oc_bn)
-{
-    for (int64_t k = 0; k < at_space_len(at_task_space(t)); k++) {
-        at_config *c;
-        if (at_task_config(t, k, &c) != AT_OK) continue;
-        int64_t ic, oc;
-        if (at_tmpl_packed_blocks(at_task_template(t), c, &ic, &oc) == AT_OK && ic == ic_bn && oc == oc_bn) return c;
-        at_config_free(c);
-    }
-    return NULL;
-}
 
 /* mobilenet 16 x 16, every anchor on a point of its space with its fallback's blocks: 4
  * throughout, the stem reading 3 channels (a fallback config is no point: index -1) */
@@ -65,7 +53,7 @@ static void netfix_setup(netfix *f)
         int64_t ic, oc;
         if (!packed_blocks_of(f, f->plan, i, &ic, &oc)) continue;
         assert_true(at_net_plan_pick(f->plan, i, &pick));
-        at_config *c = point_with_blocks(at_net_tasks_at(f->ts, pick.task), ic, oc);
+        at_config *c = x86_config_with_blocks(at_net_tasks_at(f->ts, pick.task), ic, oc);
         assert_non_null(c);
         assert_ok(at_net_plan_set_pick(f->plan, i, c, 1e-3));
         at_config_free(c);

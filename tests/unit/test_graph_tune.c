@@ -20,22 +20,9 @@
 #include "records/record.h"
 #include "templates/template.h"
 #include "tune/graph_tune.h"
+#include "tests/unit/test_x86_cases.h"
 
 enum { MAX_NODES = 256 };
-
-/* A config of t with blocks (ic_bn, oc_bn), or NULL when its space has none. */
-static at_config *config_with_blocks(const at_task *t, int64_t ic_bn, int64_t oc_bn)
-{
-    int64_t len = at_space_len(at_task_space(t));
-    for (int64_t k = 0; k < len; k++) {
-        at_config *c;
-        if (at_task_config(t, k, &c) != AT_OK) continue;
-        int64_t ic, oc;
-        if (at_tmpl_packed_blocks(at_task_template(t), c, &ic, &oc) == AT_OK && ic == ic_bn && oc == oc_bn) return c;
-        at_config_free(c);
-    }
-    return NULL;
-}
 
 static at_status half_ms_per_copy(void *ctx, const at_net_node *n, int64_t from, int64_t to, double *cost_s)
 {
@@ -80,8 +67,8 @@ static void setup_fixture(fixture *f)
             continue;
         }
         int64_t b = f->n_packed % 2 ? 2 : 8;
-        f->own[i][0] = config_with_blocks(t, b, b);
-        f->own[i][1] = config_with_blocks(t, 4, 4);
+        f->own[i][0] = x86_config_with_blocks(t, b, b);
+        f->own[i][1] = x86_config_with_blocks(t, 4, 4);
         assert_non_null(f->own[i][0]);
         assert_non_null(f->own[i][1]);
         f->cand[i][0] = (at_net_gt_cand){f->own[i][0], 1.0e-3, b, b};

@@ -42,6 +42,18 @@ char *x86_packed_text(const at_task *t, const at_config *c, x86_print_fn print, 
     return text;
 }
 
+at_config *x86_config_with_blocks(const at_task *t, int64_t ic_bn, int64_t oc_bn)
+{
+    for (int64_t k = 0; k < at_space_len(at_task_space(t)); k++) {
+        at_config *c;
+        if (at_task_config(t, k, &c) != AT_OK) continue;
+        int64_t ic, oc;
+        if (at_tmpl_packed_blocks(at_task_template(t), c, &ic, &oc) == AT_OK && ic == ic_bn && oc == oc_bn) return c;
+        at_config_free(c);
+    }
+    return NULL;
+}
+
 size_t x86_cases(size_t i, const char *const **out)
 {
     AT_ASSERT(i < 2);

@@ -24,6 +24,10 @@ typedef at_status (*x86_print_fn)(const at_ir_program *p, void *ctx, at_strbuf *
 /* The packed program of config c of t printed by print, as a string the caller frees (at_free). */
 char *x86_packed_text(const at_task *t, const at_config *c, x86_print_fn print, void *ctx);
 
+/* The first point of t's space whose blocks (at_tmpl_packed_blocks) are (ic_bn, oc_bn), or NULL;
+ * the caller frees it. */
+at_config *x86_config_with_blocks(const at_task *t, int64_t ic_bn, int64_t oc_bn);
+
 /* n seeded configs of every case of both templates plus each fallback, both programs of each;
  * returns how many configs ran. */
 size_t x86_check_all(size_t n, uint64_t seed, arm_cpu_exec_fn exec, void *ctx);
