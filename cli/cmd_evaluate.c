@@ -120,9 +120,10 @@ static int report(const at_tune_eval_result *rr, double peak_gflops)
                r.graph.n_timed, r.graph.n_records);
         const at_net_refine_result *f = &r.graph.refine;
         if (r.graph.refined)
-            printf("Graph tuner refinement in the network: %zu of %zu moves kept, %zu nodes changed, "
-                   "%.3f -> %.3f ms (medians, run for run); %zu programs compiled, %zu records made\n",
-                   f->n_kept, f->n_tried, f->n_changed, f->before_ms, f->after_ms, f->n_built, r.graph.n_made);
+            printf("Graph tuner refinement in the network: %zu of %zu moves kept (%zu given up early), %zu nodes "
+                   "changed, %.3f -> %.3f ms (medians, run for run); %zu programs compiled, %zu records made\n",
+                   f->n_kept, f->n_tried, f->n_early, f->n_changed, f->before_ms, f->after_ms, f->n_built,
+                   r.graph.n_made);
     }
     if (r.graph_applied) printf("Graph tuner records applied: %zu\n", r.graph_applied);
     if (r.n_layers) print_profile(&r, peak_gflops);

@@ -36,6 +36,7 @@ typedef struct at_net_refine_opts {
 
 typedef struct at_net_refine_result {
     size_t  n_tried, n_kept; /* moves measured and kept */
+    size_t  n_early;         /* moves given up after 5 rounds (their median ratio not below 1) */
     size_t  n_changed;       /* movable nodes whose config differs from the one they had */
     size_t  n_built;         /* programs compiled */
     double  before_ms;       /* the network's device time with the configs it had, and with the */

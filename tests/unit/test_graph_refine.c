@@ -283,6 +283,7 @@ static void refinement_should_reach_the_timed_optimum_with_readers_following(voi
     /* sweep 1 keeps each anchor's doubling (27 moves); sweep 2 keeps nothing and ends */
     assert_int_equal(r.n_kept, 27);
     assert_int_equal(r.n_changed, 27);
+    assert_int_equal(r.n_early, 0); /* 3 rounds: fewer than it takes to give a move up */
     /* 27 anchors at 1 ms, then at 0.5 ms; the other programs' times are the same in both */
     assert_true(fabs(r.before_ms - r.after_ms - 27 * 0.5) < 1e-9);
     for (size_t i = 1; i < at_net_n_nodes(f.net); i++) {
@@ -313,12 +314,14 @@ static void refinement_should_keep_every_pick_when_nothing_runs_faster(void **st
         if (at_net_plan_pick(f.plan, i, &pick)) before[i] = at_config_index(pick.config);
     }
     model_dev dev = {.flat = true};
-    at_net_refine_opts o = {.rounds = 3, .seed = 1};
+    at_net_refine_opts o = {.rounds = 15, .seed = 1};
     at_net_refine_result r;
     assert_ok(at_net_graph_refine(f.net, f.plan, &model_backend, &dev, &o, &r));
     assert_int_equal(r.n_kept, 0);
     assert_int_equal(r.n_changed, 0);
     assert_true(r.n_tried > 27); /* each anchor's doubling and halving at least */
+    /* every move ties: each is given up after 5 of its 15 rounds */
+    assert_int_equal(r.n_early, r.n_tried);
     assert_true(dev.n_runs > 0);
     for (size_t i = 1; i < nn; i++) {
         at_net_pick pick;
