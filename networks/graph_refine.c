@@ -302,13 +302,13 @@ static at_status log_candidate(const refiner *r, size_t i, size_t k, int64_t ic,
 /* Node i's move as a change (empty when the move does not apply here). */
 static at_status make_move(refiner *r, size_t i, int move, change *c)
 {
-    const at_net_node *n = at_net_node_at(r->net, i);
-    AT_TRY(at_net_graph_layouts(r->net, r->plan, NULL, r->blk));
-    int64_t ic, oc, want = r->blk[n->inputs[0]];
+    int64_t ic, oc, want;
     blocks_of(r, i, &ic, &oc);
     at_config *x = NULL;
     switch (move) {
     case MOVE_IC: /* read what the producer writes */
+        AT_TRY(at_net_graph_layouts(r->net, r->plan, NULL, r->blk));
+        want = r->blk[at_net_node_at(r->net, i)->inputs[0]];
         if (want > 1 && want != ic) AT_TRY(moved_pick(r, i, "tile_ic", true, want, &x));
         change_add(r, c, i, x);
         return AT_OK;
