@@ -14,7 +14,7 @@
 /* The function the JIT binds AT_LLVM_PARALLEL_FOR to: pool.c's at_llvm_parallel_for in the
  * direct build, the host's (passed at load time) in the plugin (plugin.c). */
 typedef void (*at_llvm_parallel_for_fn)(at_llvm_pool *pool, void (*fn)(void *closure, int64_t begin, int64_t end),
-                                        void *closure, int64_t n);
+                                        void *closure, int64_t n, int64_t band);
 at_llvm_parallel_for_fn at_llvm_runtime_parallel_for(void);
 
 /* Builds the (unverified, unoptimized) LLVM module of p in ctx: one function per kernel named

@@ -76,12 +76,16 @@ int       at_llvm_pool_threads(const at_llvm_pool *p);
 /* What generated code calls for a parallel loop of n iterations: fn(closure, begin, end) over
  * disjoint ranges covering [0, n) once: each pool thread's contiguous chunk (the caller's is the
  * first) in pieces, a thread done with its own chunk running the pieces left of the others'
- * (pool.c), and returns when all are done. Runs fn(closure, 0, n) on the caller when pool is NULL,
- * has one thread, or is already running a loop for another caller (a pool is never shared by two
- * loops at once; such a caller is not blocked, only serial). An object file from
- * at_llvm_program_object references this symbol; the JIT resolves it to this function. */
+ * (pool.c), and returns when all are done. band > 0 says the loop's iterations come in bands of
+ * that many (the innermost of its fused axes: a block's rows); when band divides n and is a
+ * multiple of the threads, 4 rows or more each, a thread's share is instead the same rows of
+ * every band, so a layer reads what the same thread wrote in the last one whatever the channel
+ * blocks (0: no bands). Runs fn(closure, 0, n) on the caller when pool is NULL, has one thread, or is already
+ * running a loop for another caller (a pool is never shared by two loops at once; such a caller
+ * is not blocked, only serial). An object file from at_llvm_program_object references this
+ * symbol; the JIT resolves it to this function. */
 void at_llvm_parallel_for(at_llvm_pool *pool, void (*fn)(void *closure, int64_t begin, int64_t end), void *closure,
-                          int64_t n);
+                          int64_t n, int64_t band);
 
 /* ---- JIT --------------------------------------------------------------------------------------- */
 

@@ -11,7 +11,7 @@
 #include "core/log.h"
 
 /* Bumped whenever the table, the host struct or any struct crossing the boundary changes. */
-#define AT_LLVM_PLUGIN_ABI 1u
+#define AT_LLVM_PLUGIN_ABI 2u
 /* The one symbol the plugin exports (an at_llvm_plugin_table). */
 #define AT_LLVM_PLUGIN_SYMBOL "at_llvm_plugin_table_v1"
 

@@ -632,6 +632,42 @@ static void parallel_loops_and_bindings_should_match_the_interpreter(void **stat
     at_arena_free(ar);
 }
 
+/* out[f] = 2 in[f] over f in 0..24 fused from (block, row): rows of `rows` iterations, the
+ * innermost axis, read as f % rows and f / rows. */
+static const at_ir_program *fused_rows_program(at_arena *ar, const char *name, int64_t rows)
+{
+    at_ir_sched *s = at_ir_sched_begin(ar, name);
+    const at_ir_buffer *in = at_ir_param(s, "in", AT_IR_F32, 24, AT_IR_INPUT);
+    const at_ir_buffer *out = at_ir_param(s, "out", AT_IR_F32, 24, AT_IR_OUTPUT);
+    const at_ir_var *f = at_ir_var_new(s, "f", AT_IR_I32);
+    const at_ir_expr *idx = at_ir_add(s, at_ir_mul(s, at_ir_div(s, V(f), I(rows)), I(rows)), at_ir_mod(s, V(f), I(rows)));
+    at_ir_add_kernel(s, "k", at_ir_for(s, f, 24, AT_IR_PARALLEL, at_ir_store(s, out, idx, at_ir_mul(s, at_ir_load(s, in, idx, 1), F(2)))));
+    const at_ir_program *p;
+    assert_ok(at_ir_sched_finish(s, &p));
+    return p;
+}
+
+/* A parallel loop over fused axes passes the pool its innermost axis's extent (the band), so the
+ * pool can share it out by rows; every band, shared out or declined, computes the same values. */
+static void a_fused_parallel_loop_should_pass_its_rows_as_the_band(void **state)
+{
+    (void)state;
+    at_arena *ar;
+    assert_ok(at_arena_new(0, &ar));
+    static const int64_t rows[] = {4, 3, 24};
+    static const char *const calls[] = {"i64 24, i64 4)", "i64 24, i64 3)", "i64 24, i64 0)"};
+    for (size_t k = 0; k < 3; k++) {
+        const at_ir_program *p = fused_rows_program(ar, "rows", rows[k]);
+        at_strbuf sb;
+        at_strbuf_init(&sb);
+        assert_ok(at_llvm_program_ir(p, &golden_target, &sb));
+        assert_non_null(strstr(at_strbuf_cstr(&sb), calls[k])); /* 24 rows are the whole loop: no band */
+        at_strbuf_fini(&sb);
+        jit_matches_interp(p, 11, -2, 2, 0, pool2, "fused rows");
+    }
+    at_arena_free(ar);
+}
+
 /* A timed run (skip_prepare) launches only the timed kernels: the weights a preparation kernel
  * packed stay, and a finishing kernel's output is left as the first run wrote it. */
 static void a_timed_run_should_leave_out_preparing_and_finishing_kernels(void **state)
@@ -833,7 +869,7 @@ static void the_pool_should_run_every_iteration_once(void **state)
         for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
             for (int rep = 0; rep < 3; rep++) {
                 counter c = {{0}};
-                at_llvm_parallel_for(pools[pi], count_range, &c, ns[k]);
+                at_llvm_parallel_for(pools[pi], count_range, &c, ns[k], 0);
                 for (int64_t i = 0; i < 100; i++) assert_int_equal(c.hits[i], i < ns[k] ? 1 : 0);
             }
         }
@@ -848,7 +884,7 @@ static void the_pool_should_run_every_iteration_once(void **state)
     if (pid == 0) {
         alarm(10);
         counter c = {{0}};
-        at_llvm_parallel_for(pool2, count_range, &c, 100);
+        at_llvm_parallel_for(pool2, count_range, &c, 100, 0);
         int bad = 0;
         for (int i = 0; i < 100; i++) bad += c.hits[i] != 1;
         _exit(bad ? 1 : 0);
@@ -857,6 +893,59 @@ static void the_pool_should_run_every_iteration_once(void **state)
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The ranges a banded loop hands out, from any thread. */
+typedef struct ranges {
+    _Atomic int n;
+    int64_t     begin[64], end[64];
+    int         hits[96];
+} ranges;
+
+static void record_range(void *closure, int64_t begin, int64_t end)
+{
+    ranges *r = closure;
+    int k = atomic_fetch_add(&r->n, 1);
+    if (k < 64) {
+        r->begin[k] = begin;
+        r->end[k] = end;
+    }
+    for (int64_t i = begin; i < end; i++) r->hits[i]++; /* disjoint ranges: no race */
+}
+
+/* With a band that divides among the threads, every range the pool hands out is one thread's
+ * rows of one band (rows [band*w/T, band*(w+1)/T)), whoever runs it; a band that does not divide
+ * (7 rows on 2 threads) or gives a thread fewer than 4 rows is declined: the loop is cut in plain
+ * chunks, across bands. */
+static void the_pool_should_share_bands_out_by_rows(void **state)
+{
+    (void)state;
+    for (int rep = 0; rep < 20; rep++) {
+        ranges r = {0};
+        at_llvm_parallel_for(pool2, record_range, &r, 96, 8); /* 12 bands of 8 rows */
+        for (int i = 0; i < 96; i++) assert_int_equal(r.hits[i], 1);
+        assert_int_equal(atomic_load(&r.n), 24); /* one call per thread per band */
+        for (int k = 0; k < 24; k++) {
+            int64_t row = r.begin[k] % 8;
+            assert_true(row == 0 || row == 4);
+            assert_int_equal(r.end[k] - r.begin[k], 4);
+        }
+
+        static const int64_t declined[2] = {7, 6}; /* 7 rows on 2 threads; 6: 3 rows each */
+        for (int d = 0; d < 2; d++) {
+            ranges odd = {0};
+            int64_t n = declined[d] * 12;
+            at_llvm_parallel_for(pool2, record_range, &odd, n, declined[d]);
+            for (int64_t i = 0; i < n; i++) assert_int_equal(odd.hits[i], 1);
+            bool across = false;
+            for (int k = 0; k < atomic_load(&odd.n) && k < 64; k++) across |= odd.begin[k] / declined[d] != (odd.end[k] - 1) / declined[d];
+            assert_true(across);
+        }
+    }
+    ranges one = {0};
+    at_llvm_parallel_for(NULL, record_range, &one, 96, 8); /* no pool: one call */
+    assert_int_equal(atomic_load(&one.n), 1);
+    assert_true(one.begin[0] == 0 && one.end[0] == 96);
 }
 
 /* Workers spin for a while after a loop, then sleep: loops back to back meet spinning workers,
@@ -874,7 +963,7 @@ static void the_pool_should_wake_spinning_and_sleeping_workers(void **state)
             int64_t n = ns[loop % 3];
             if (loop % 50 == 49) nanosleep(&(struct timespec){0, 2000000L}, NULL); /* past the spin: asleep */
             counter c = {{0}};
-            at_llvm_parallel_for(pools[pi], count_range, &c, n);
+            at_llvm_parallel_for(pools[pi], count_range, &c, n, 0);
             for (int64_t i = 0; i < 100; i++) assert_int_equal(c.hits[i], i < n ? 1 : 0);
         }
     }
@@ -889,14 +978,14 @@ typedef struct stalled {
     pthread_t        caller;
     _Atomic int      ran;         /* iterations finished */
     _Atomic int      worker_runs; /* pieces a worker ran */
-    int              hits[8];
+    int              hits[16];
 } stalled;
 
 static void stall_first_worker_piece(void *closure, int64_t begin, int64_t end)
 {
     stalled *s = closure;
     if (!pthread_equal(pthread_self(), s->caller) && atomic_fetch_add(&s->worker_runs, 1) == 0)
-        while (atomic_load(&s->ran) < 7) nanosleep(&(struct timespec){0, 100000L}, NULL); /* all but its own */
+        while (atomic_load(&s->ran) < 16 - (int)(end - begin)) nanosleep(&(struct timespec){0, 100000L}, NULL); /* all but its own */
     for (int64_t i = begin; i < end; i++) s->hits[i]++;
     atomic_fetch_add(&s->ran, (int)(end - begin));
 }
@@ -911,10 +1000,10 @@ static void a_stalled_worker_should_not_hold_up_the_loop(void **state)
         at_llvm_pool *p;
         if (at_llvm_pool_new(2, &p) != AT_OK) _exit(2);
         int bad = 0;
-        for (int rep = 0; rep < 20 && !bad; rep++) {
+        for (int rep = 0; rep < 40 && !bad; rep++) {
             stalled s = {.caller = pthread_self()};
-            at_llvm_parallel_for(p, stall_first_worker_piece, &s, 8);
-            for (int i = 0; i < 8; i++) bad += s.hits[i] != 1;
+            at_llvm_parallel_for(p, stall_first_worker_piece, &s, 16, rep % 2 ? 8 : 0); /* plain, then 2 bands of 8 rows */
+            for (int i = 0; i < 16; i++) bad += s.hits[i] != 1;
         }
         at_llvm_pool_free(p);
         _exit(bad ? 1 : 0);
@@ -937,11 +1026,13 @@ int main(void)
         cmocka_unit_test(integer_semantics_should_follow_the_interpreter),
         cmocka_unit_test(float_semantics_and_intrinsics_should_follow_the_interpreter),
         cmocka_unit_test(parallel_loops_and_bindings_should_match_the_interpreter),
+        cmocka_unit_test(a_fused_parallel_loop_should_pass_its_rows_as_the_band),
         cmocka_unit_test(a_timed_run_should_leave_out_preparing_and_finishing_kernels),
         cmocka_unit_test(unsupported_constructs_should_say_what),
         cmocka_unit_test(allocation_failures_should_come_back_as_enomem),
         cmocka_unit_test(two_threads_should_compile_and_run_at_once),
         cmocka_unit_test(the_pool_should_run_every_iteration_once),
+        cmocka_unit_test(the_pool_should_share_bands_out_by_rows),
         cmocka_unit_test(the_pool_should_wake_spinning_and_sleeping_workers),
         cmocka_unit_test(a_stalled_worker_should_not_hold_up_the_loop),
     };

@@ -15,7 +15,7 @@ define internal void @testing_matmul_default_function_kernel.body(ptr noalias %A
   store ptr %B, ptr %3, align 8
   %4 = getelementptr inbounds { ptr, ptr, ptr }, ptr %closure, i32 0, i32 2
   store ptr %C, ptr %4, align 8
-  call void @at_llvm_parallel_for(ptr %pool, ptr @testing_matmul_default_function_kernel.par0, ptr %closure, i64 16)
+  call void @at_llvm_parallel_for(ptr %pool, ptr @testing_matmul_default_function_kernel.par0, ptr %closure, i64 16, i64 0)
   ret void
 }
 
@@ -132,7 +132,7 @@ define internal void @testing_matmul_default_function_kernel.par0(ptr %0, i64 %1
   ret void
 }
 
-declare void @at_llvm_parallel_for(ptr, ptr, ptr, i64)
+declare void @at_llvm_parallel_for(ptr, ptr, ptr, i64, i64)
 
 ; Function Attrs: nocallback nofree nosync nounwind readnone speculatable willreturn
 declare float @llvm.fmuladd.f32(float, float, float) #2
