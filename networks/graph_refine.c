@@ -268,7 +268,7 @@ static at_status try_change(refiner *r, at_net_exec **cur, change *c, at_net_ref
 }
 
 /* The moves of an anchor, in the order tried. */
-enum { MOVE_IC, MOVE_OC_UP, MOVE_OC_DOWN, MOVE_OW_UP, MOVE_OW_DOWN, MOVE_LOG, N_LOG_MOVES = 3 };
+enum { MOVE_IC, MOVE_OC_UP, MOVE_OC_DOWN, MOVE_OW_UP, MOVE_OW_DOWN, MOVE_OH_UP, MOVE_OH_DOWN, MOVE_LOG, N_LOG_MOVES = 3 };
 
 /* Every movable packed anchor reading node i's output takes input block bn where its space has it. */
 static at_status readers_follow(refiner *r, size_t i, int64_t bn, change *c)
@@ -324,6 +324,11 @@ static at_status make_move(refiner *r, size_t i, int move, change *c)
         AT_TRY(moved_pick(r, i, "tile_ow", false, move == MOVE_OW_UP ? 1 : -1, &x));
         change_add(r, c, i, x);
         return AT_OK;
+    case MOVE_OH_UP: /* a 1x1 conv's rows per chunk: the chunks per block decide whether the */
+    case MOVE_OH_DOWN: /* LLVM pool shares the layer out by rows (backends/llvm/pool.c, bands) */
+        AT_TRY(moved_pick(r, i, "tile_oh", false, move == MOVE_OH_UP ? 1 : -1, &x));
+        change_add(r, c, i, x);
+        return AT_OK;
     default: /* the log's next candidates with these blocks, its records measured here */
         AT_TRY(log_candidate(r, i, (size_t)(move - MOVE_LOG), ic, oc, &x));
         change_add(r, c, i, x);
@@ -333,7 +338,8 @@ static at_status make_move(refiner *r, size_t i, int move, change *c)
 
 /* The moves of node i, each measured: its input block made its producer's; its output block
  * doubled, then halved, with every movable packed reader's input block following it; its row
- * tile one entity up and down; the log's cheapest other configs with its blocks. */
+ * tile one entity up and down; a 1x1 conv's other rows per chunk (tile_oh); the log's cheapest
+ * other configs with its blocks. */
 static at_status refine_node(refiner *r, at_net_exec **cur, size_t i, change *c, at_net_refine_result *res)
 {
     for (int move = 0; move < MOVE_LOG + N_LOG_MOVES; move++) {

@@ -5,7 +5,8 @@
  * slower in the network than a config with two, which no tuning log had measured. So the choice
  * is moved, one anchor at a time, to configs next to it in its task's space -- its output block
  * doubled or halved with the blocks its readers read following it, its input block made the one
- * its producer writes, its row tile one step longer or shorter -- or to the log's next-best
+ * its producer writes, its row tile one step longer or shorter, a 1x1 conv's rows per chunk
+ * (which decide whether the CPU pool shares the layer out by rows) -- or to the log's next-best
  * configs with its blocks (isolated measurements on a busy host can be far off), and a move is
  * kept when the network, built with it and timed run for run against the current choice, runs
  * faster where the move reaches. */
