@@ -104,26 +104,26 @@ bool at_ir_program_prepares(const at_ir_program *p, const at_ir_buffer *b)
     return false;
 }
 
-static bool expr_loads_from(const at_ir_expr *e, const at_ir_buffer *b)
+static bool any_expr(const at_ir_expr *e, bool (*fn)(const at_ir_expr *e, void *ctx), void *ctx)
 {
     if (!e) return false;
+    if (fn(e, ctx)) return true;
     switch (e->kind) {
-    case AT_IR_LOAD: return e->u.load.buf == b || expr_loads_from(e->u.load.index, b);
-    case AT_IR_BINARY: return expr_loads_from(e->u.bin.a, b) || expr_loads_from(e->u.bin.b, b);
-    case AT_IR_UNARY: return expr_loads_from(e->u.un.a, b);
+    case AT_IR_LOAD: return any_expr(e->u.load.index, fn, ctx);
+    case AT_IR_BINARY: return any_expr(e->u.bin.a, fn, ctx) || any_expr(e->u.bin.b, fn, ctx);
+    case AT_IR_UNARY: return any_expr(e->u.un.a, fn, ctx);
     case AT_IR_SELECT:
-        return expr_loads_from(e->u.select.cond, b) || expr_loads_from(e->u.select.t, b) ||
-               expr_loads_from(e->u.select.f, b);
-    case AT_IR_CAST: return expr_loads_from(e->u.cast.a, b);
-    case AT_IR_BROADCAST: return expr_loads_from(e->u.broadcast.a, b);
-    case AT_IR_LANE: return expr_loads_from(e->u.lane.a, b);
+        return any_expr(e->u.select.cond, fn, ctx) || any_expr(e->u.select.t, fn, ctx) || any_expr(e->u.select.f, fn, ctx);
+    case AT_IR_CAST: return any_expr(e->u.cast.a, fn, ctx);
+    case AT_IR_BROADCAST: return any_expr(e->u.broadcast.a, fn, ctx);
+    case AT_IR_LANE: return any_expr(e->u.lane.a, fn, ctx);
     case AT_IR_VECTOR:
         for (size_t i = 0; i < e->u.vector.n; i++)
-            if (expr_loads_from(e->u.vector.elems[i], b)) return true;
+            if (any_expr(e->u.vector.elems[i], fn, ctx)) return true;
         return false;
     case AT_IR_CALL:
         for (size_t i = 0; i < e->u.call.n_args; i++)
-            if (expr_loads_from(e->u.call.args[i], b)) return true;
+            if (any_expr(e->u.call.args[i], fn, ctx)) return true;
         return false;
     case AT_IR_INT_IMM:
     case AT_IR_FLOAT_IMM:
@@ -133,25 +133,37 @@ static bool expr_loads_from(const at_ir_expr *e, const at_ir_buffer *b)
     return false;
 }
 
-bool at_ir_stmt_loads_from(const at_ir_stmt *s, const at_ir_buffer *b)
+bool at_ir_stmt_any_expr(const at_ir_stmt *s, bool (*fn)(const at_ir_expr *e, void *ctx), void *ctx)
 {
     if (!s) return false;
     switch (s->kind) {
-    case AT_IR_FOR: return at_ir_stmt_loads_from(s->u.loop.body, b);
-    case AT_IR_STORE: return expr_loads_from(s->u.store.index, b) || expr_loads_from(s->u.store.value, b);
+    case AT_IR_FOR: return at_ir_stmt_any_expr(s->u.loop.body, fn, ctx);
+    case AT_IR_STORE: return any_expr(s->u.store.index, fn, ctx) || any_expr(s->u.store.value, fn, ctx);
     case AT_IR_SEQ:
         for (size_t i = 0; i < s->u.seq.n; i++)
-            if (at_ir_stmt_loads_from(s->u.seq.items[i], b)) return true;
+            if (at_ir_stmt_any_expr(s->u.seq.items[i], fn, ctx)) return true;
         return false;
     case AT_IR_IF:
-        return expr_loads_from(s->u.if_.cond, b) || at_ir_stmt_loads_from(s->u.if_.then_s, b) ||
-               at_ir_stmt_loads_from(s->u.if_.else_s, b);
-    case AT_IR_LET: return expr_loads_from(s->u.let.value, b) || at_ir_stmt_loads_from(s->u.let.body, b);
-    case AT_IR_PREFETCH: return expr_loads_from(s->u.prefetch.index, b); /* the hint reads no value */
+        return any_expr(s->u.if_.cond, fn, ctx) || at_ir_stmt_any_expr(s->u.if_.then_s, fn, ctx) ||
+               at_ir_stmt_any_expr(s->u.if_.else_s, fn, ctx);
+    case AT_IR_LET: return any_expr(s->u.let.value, fn, ctx) || at_ir_stmt_any_expr(s->u.let.body, fn, ctx);
+    case AT_IR_PREFETCH: return any_expr(s->u.prefetch.index, fn, ctx);
     case AT_IR_BARRIER:
     case AT_IR_STMT_KIND_COUNT: return false;
     }
     return false;
+}
+
+static bool is_load_of(const at_ir_expr *e, void *ctx)
+{
+    const at_ir_buffer *const *b = ctx;
+    return e->kind == AT_IR_LOAD && e->u.load.buf == *b;
+}
+
+/* a prefetch's hint reads no value, but its index may load */
+bool at_ir_stmt_loads_from(const at_ir_stmt *s, const at_ir_buffer *b)
+{
+    return at_ir_stmt_any_expr(s, is_load_of, &b);
 }
 
 bool at_ir_stmt_stores_to(const at_ir_stmt *s, const at_ir_buffer *b)

@@ -227,6 +227,11 @@ bool at_ir_stmt_stores_to(const at_ir_stmt *s, const at_ir_buffer *b);
 /* Does statement s (NULL: no) load from buffer b anywhere? */
 bool at_ir_stmt_loads_from(const at_ir_stmt *s, const at_ir_buffer *b);
 
+/* Calls fn on every expression in statement s (NULL: none), each node before its operands, the
+ * statements in order (a prefetch's index too); stops at the first call that returns true and
+ * returns true, else false. */
+bool at_ir_stmt_any_expr(const at_ir_stmt *s, bool (*fn)(const at_ir_expr *e, void *ctx), void *ctx);
+
 /* Does a preparation kernel of p write b? Such a temporary holds packed weights from the first
  * run on (the role of TVM's pre-packed kernel argument). */
 bool at_ir_program_prepares(const at_ir_program *p, const at_ir_buffer *b);

@@ -802,57 +802,29 @@ static void counted_loop(cg *c, const at_ir_var *v, LLVMValueRef from, LLVMValue
 
 /* ---- bands of a parallel loop ---------------------------------------------------------------- */
 
-/* The least constant k (1 < k < n, k | n) that v is divided by or taken modulo in e: v fuses
- * axes, and its innermost one has k iterations (v % k; v / k for the next one out). */
-static int64_t band_in_expr(const at_ir_expr *e, const at_ir_var *v, int64_t n, int64_t best)
+/* The least constant k (1 < k < n, k | n) that v is divided by or taken modulo: v fuses axes,
+ * and its innermost one has k iterations (v % k; v / k for the next one out). */
+typedef struct band_search {
+    const at_ir_var *v;
+    int64_t          n, best;
+} band_search;
+
+static bool band_step(const at_ir_expr *e, void *ctx)
 {
-    if (!e) return best;
-    switch (e->kind) {
-    case AT_IR_BINARY: {
-        const at_ir_expr *a = e->u.bin.a, *b = e->u.bin.b;
-        if ((e->u.bin.op == AT_IR_DIV || e->u.bin.op == AT_IR_MOD) && a->kind == AT_IR_VAR && a->u.var == v &&
-            b->kind == AT_IR_INT_IMM) {
-            int64_t k = b->u.int_val;
-            if (k > 1 && k < n && n % k == 0 && (best == 0 || k < best)) best = k;
-        }
-        return band_in_expr(b, v, n, band_in_expr(a, v, n, best));
+    band_search *b = ctx;
+    if (e->kind == AT_IR_BINARY && (e->u.bin.op == AT_IR_DIV || e->u.bin.op == AT_IR_MOD) &&
+        e->u.bin.a->kind == AT_IR_VAR && e->u.bin.a->u.var == b->v && e->u.bin.b->kind == AT_IR_INT_IMM) {
+        int64_t k = e->u.bin.b->u.int_val;
+        if (k > 1 && k < b->n && b->n % k == 0 && (b->best == 0 || k < b->best)) b->best = k;
     }
-    case AT_IR_UNARY: return band_in_expr(e->u.un.a, v, n, best);
-    case AT_IR_SELECT:
-        best = band_in_expr(e->u.select.cond, v, n, best);
-        return band_in_expr(e->u.select.f, v, n, band_in_expr(e->u.select.t, v, n, best));
-    case AT_IR_CAST: return band_in_expr(e->u.cast.a, v, n, best);
-    case AT_IR_LOAD: return band_in_expr(e->u.load.index, v, n, best);
-    case AT_IR_BROADCAST: return band_in_expr(e->u.broadcast.a, v, n, best);
-    case AT_IR_LANE: return band_in_expr(e->u.lane.a, v, n, best);
-    case AT_IR_VECTOR:
-        for (size_t i = 0; i < e->u.vector.n; i++) best = band_in_expr(e->u.vector.elems[i], v, n, best);
-        return best;
-    case AT_IR_CALL:
-        for (size_t i = 0; i < e->u.call.n_args; i++) best = band_in_expr(e->u.call.args[i], v, n, best);
-        return best;
-    case AT_IR_INT_IMM: case AT_IR_FLOAT_IMM: case AT_IR_VAR: case AT_IR_EXPR_KIND_COUNT:
-    default: return best;
-    }
+    return false; /* every expression */
 }
 
-static int64_t band_in_stmt(const at_ir_stmt *s, const at_ir_var *v, int64_t n, int64_t best)
+static int64_t band_of(const at_ir_stmt *loop)
 {
-    if (!s) return best;
-    switch (s->kind) {
-    case AT_IR_FOR: return band_in_stmt(s->u.loop.body, v, n, best);
-    case AT_IR_STORE: return band_in_expr(s->u.store.value, v, n, band_in_expr(s->u.store.index, v, n, best));
-    case AT_IR_SEQ:
-        for (size_t i = 0; i < s->u.seq.n; i++) best = band_in_stmt(s->u.seq.items[i], v, n, best);
-        return best;
-    case AT_IR_IF:
-        best = band_in_expr(s->u.if_.cond, v, n, best);
-        return band_in_stmt(s->u.if_.else_s, v, n, band_in_stmt(s->u.if_.then_s, v, n, best));
-    case AT_IR_LET: return band_in_stmt(s->u.let.body, v, n, band_in_expr(s->u.let.value, v, n, best));
-    case AT_IR_PREFETCH: return band_in_expr(s->u.prefetch.index, v, n, best);
-    case AT_IR_BARRIER: case AT_IR_STMT_KIND_COUNT:
-    default: return best;
-    }
+    band_search b = {.v = loop->u.loop.var, .n = loop->u.loop.extent};
+    at_ir_stmt_any_expr(loop->u.loop.body, band_step, &b);
+    return b.best;
 }
 
 /* The loop s shared out over the pool: an outlined function over [begin, end) of the loop's
@@ -913,7 +885,7 @@ static void parallel(cg *c, const at_ir_stmt *s)
     LLVMTypeRef pf_ty = LLVMFunctionType(c->vd, pf_params, 5, 0);
     LLVMValueRef pf = LLVMGetNamedFunction(c->mod, AT_LLVM_PARALLEL_FOR);
     if (!pf) pf = LLVMAddFunction(c->mod, AT_LLVM_PARALLEL_FOR, pf_ty);
-    int64_t extent = s->u.loop.extent, band = band_in_stmt(s->u.loop.body, v, extent, 0);
+    int64_t extent = s->u.loop.extent, band = band_of(s);
     LLVMValueRef args[5] = {c->f->pool, entry, clo, LLVMConstInt(c->i64, (unsigned long long)extent, 0),
                             LLVMConstInt(c->i64, (unsigned long long)band, 0)};
     LLVMBuildCall2(c->b, pf_ty, pf, args, 5, "");
