@@ -23,8 +23,9 @@
  * the lines back from the other core: on this 2-vCPU VM mobilenet's depthwise layers ran no
  * faster on 2 threads than on 1. With rows, a layer reads the rows the same thread wrote in the
  * last (and one row either side), whatever the block sizes. Mobilenet's depthwise layers took
- * 0.37-0.38 ms in all instead of 0.46-0.52, the network 1.5 % less run for run (issue 16). A band that does not divide among the threads (7 rows on 2), or gives each fewer
- * than MIN_BAND_ROWS, is shared out as a plain loop: its rows would not balance. */
+ * 0.37-0.38 ms in all instead of 0.46-0.52, the network 1.5 % less run for run (issue 16). A
+ * band that does not divide among the threads (7 rows on 2), or gives each fewer than
+ * MIN_BAND_ROWS, is shared out as a plain loop: its rows would not balance. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -158,7 +159,8 @@ static void run_piece(at_llvm_pool *p, int w, int j)
     if (p->band > 0) {
         int64_t k = p->band, bands = p->n / k;
         int64_t rb = k * w / p->n_threads, re = k * (w + 1) / p->n_threads;
-        for (int64_t o = bands * j / PIECES; o < bands * (j + 1) / PIECES; o++) p->fn(p->closure, o * k + rb, o * k + re);
+        for (int64_t o = bands * j / PIECES; o < bands * (j + 1) / PIECES; o++)
+            p->fn(p->closure, o * k + rb, o * k + re);
         return;
     }
     int64_t b = p->n * w / p->chunks, e = p->n * (w + 1) / p->chunks;
@@ -297,7 +299,9 @@ void at_llvm_parallel_for(at_llvm_pool *p, void (*fn)(void *closure, int64_t beg
     p->closure = closure;
     p->n = n;
     p->chunks = n < p->n_threads ? (int)n : p->n_threads;
-    p->band = band > 0 && band < n && n % band == 0 && band % p->n_threads == 0 && band / p->n_threads >= MIN_BAND_ROWS ? band : 0;
+    bool by_rows = band > 0 && band < n && n % band == 0 && band % p->n_threads == 0 &&
+                   band / p->n_threads >= MIN_BAND_ROWS;
+    p->band = by_rows ? band : 0;
     atomic_store(&p->done, 0);
     uint64_t gen = atomic_load(&p->generation) + 1;
     for (int w = 0; w < p->n_threads; w++) atomic_store(&p->shares[w].next, (gen & 0xffffffffu) << 32);
