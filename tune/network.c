@@ -346,10 +346,12 @@ at_status at_tune_evaluate(const at_tune_eval_opts *o, at_tune_eval_result *out)
     if (st == AT_OK) st = at_net_exec_run(e, NULL); /* warm-up: weight packing, first launches */
     /* wall times without profiling (events cost host time), then device times on their own */
     for (size_t i = 0; st == AT_OK && i < repeat; i++) {
+        if (o->before_run) o->before_run(o->user, i);
         double t0 = at_clock_mono_s();
         st = at_net_exec_run(e, NULL);
         wall[i] = (at_clock_mono_s() - t0) * 1e3;
     }
+    if (st == AT_OK && o->run_ms) memcpy(o->run_ms, wall, repeat * sizeof *wall);
     for (size_t i = 0; st == AT_OK && i < repeat; i++) st = at_net_exec_run(e, &dev[i]);
     if (st == AT_OK) {
         double sum = 0, sq = 0;

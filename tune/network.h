@@ -139,6 +139,11 @@ typedef struct at_tune_eval_opts {
     const char    *graph_log;    /* (optional) a graph tuner's output applied over the picks */
     at_tune_net_event_fn on_event;
     void          *user;
+    /* (optional) called with `user` before each timed wall-clock run (0-based), outside its
+       timing: a benchmark runs a peer framework between our runs there, so that a host whose
+       speed drifts slows both alike (bench/bench_ort_paired.c) */
+    void         (*before_run)(void *user, size_t run);
+    double        *run_ms;       /* (optional) `repeat` entries: each timed run's wall time */
 } at_tune_eval_opts;
 
 /* One node that runs a program, as profiled. */

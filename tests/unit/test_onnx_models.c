@@ -16,6 +16,7 @@
 
 #include "core/alloc.h"
 #include "core/rng.h"
+#include "core/stats.h"
 #include "networks/exec.h"
 #include "networks/extract.h"
 #include "networks/net.h"
@@ -172,8 +173,21 @@ static void imported_cnn_should_equal_the_hand_built_graph(void **state)
     at_net_free(hf);
 }
 
+/* The hook a paired benchmark runs its peer from: the run numbers it was called with, in order. */
+typedef struct hook_calls {
+    size_t run[8], n;
+} hook_calls;
+
+static void record_run(void *user, size_t run)
+{
+    hook_calls *h = user;
+    if (h->n < 8) h->run[h->n] = run;
+    h->n++;
+}
+
 /* `evaluate` on the LLVM CPU backend reads --input and writes --save-output: the saved output
- * is the reference executor's within 1e-5. */
+ * is the reference executor's within 1e-5. Before each timed run it calls before_run, and it
+ * hands back each run's wall time (their median is the one it reports). */
 static void evaluate_should_read_input_and_save_output_npy(void **state)
 {
     (void)state;
@@ -194,13 +208,22 @@ static void evaluate_should_read_input_and_save_output_npy(void **state)
     float *x = input(2 * 3 * 64);
     const int64_t xd[4] = {2, 3, 8, 8};
     assert_ok(at_net_npy_write(in, x, xd, 4));
+    hook_calls calls = {0};
+    double run_ms[3] = {0};
     at_tune_eval_opts o = {.network = model, .target = AT_NET_TARGET_ARM_CPU, .no_tophub = true, .n_threads = 1,
-                           .repeat = 1, .input_path = in, .save_output = out};
+                           .repeat = 3, .input_path = in, .save_output = out, .before_run = record_run,
+                           .user = &calls, .run_ms = run_ms};
     o.net.input_shape[0] = 2, o.net.input_shape[1] = 3, o.net.input_shape[2] = 8, o.net.input_shape[3] = 8;
     o.net.input_rank = 4;
     o.net.input_name = "x";
     at_tune_eval_result res;
     assert_ok(at_tune_evaluate(&o, &res));
+    assert_int_equal(calls.n, 3);
+    for (size_t k = 0; k < 3; k++) {
+        assert_int_equal(calls.run[k], k);
+        assert_true(run_ms[k] > 0);
+    }
+    assert_true(res.median_ms == at_median(run_ms, 3));
     float *y;
     int64_t yd[8];
     size_t rank;
