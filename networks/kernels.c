@@ -119,7 +119,12 @@ at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_n
                                    i32(s, b)),
                       at_ir_mul(s, sub, i32(s, lanes)));
     E v = at_ir_load(s, x, src, (int)lanes), m = at_ir_load(s, acc, zero, (int)lanes), cnt = at_ir_load(s, cnt_buf, zero, 1);
-    const at_ir_stmt *upd = at_ir_if(s, inside, at_ir_store(s, acc, zero, avg ? at_ir_add(s, m, v) : at_ir_max(s, m, v)), NULL);
+    /* Without padding, and with no ceil_mode window past the input, every tap is inside: no test
+     * per tap then (squeezenet's 3x3 stride-2 poolings) */
+    bool all_inside = !a->pad[0] && !a->pad[1] && (oh - 1) * a->stride[0] + a->kernel[0] <= ih &&
+                      (ow - 1) * a->stride[1] + a->kernel[1] <= iw;
+    const at_ir_stmt *upd = at_ir_store(s, acc, zero, avg ? at_ir_add(s, m, v) : at_ir_max(s, m, v));
+    if (!all_inside) upd = at_ir_if(s, inside, upd, NULL);
     if (avg) {
         /* the divisor: the window's input elements, or with count_include_pad every position
          * inside the padded input (not those ceil_mode adds past it) */
@@ -130,7 +135,8 @@ at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_n
                                           at_ir_bin(s, AT_IR_LT, y0, i32(s, ih + a->pad[2]))),
                                 at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, i32(s, -a->pad[1])),
                                           at_ir_bin(s, AT_IR_LT, x0, i32(s, iw + a->pad[3]))));
-        upd = at_ir_seq2(s, upd, at_ir_if(s, counted, at_ir_store(s, cnt_buf, zero, at_ir_add(s, cnt, at_ir_f32(s, 1))), NULL));
+        const at_ir_stmt *count = at_ir_store(s, cnt_buf, zero, at_ir_add(s, cnt, at_ir_f32(s, 1)));
+        upd = at_ir_seq2(s, upd, all_inside ? count : at_ir_if(s, counted, count, NULL));
     }
     E init = at_ir_f32(s, avg ? 0 : -FLT_MAX), res = m;
     if (lanes > 1) init = at_ir_broadcast(s, init, (int)lanes);

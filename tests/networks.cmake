@@ -5,6 +5,7 @@ if(TARGET at_networks)
   at_add_test(test_net_exec LABELS unit DEPS networks)
   at_add_test(test_storage_plan LABELS unit DEPS networks)
   at_add_test(test_epilogue LABELS unit DEPS networks)
+  at_add_test(test_pool_program LABELS unit DEPS networks)
   at_add_test(test_net_cli LABELS unit DEPS networks
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_net_cli.c ${PROJECT_SOURCE_DIR}/cli/cmd_tasks.c
             ${PROJECT_SOURCE_DIR}/cli/args.c)
