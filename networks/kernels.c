@@ -85,6 +85,14 @@ at_status at_net_prog_affine(at_arena *arena, const char *name, const at_net_aff
     return finish(s, out);
 }
 
+/* Is tap (y, x) in rows [y_lo, y_hi) and columns [x_lo, x_hi)? */
+static E tap_within(at_ir_sched *s, E y, E x, int64_t y_lo, int64_t y_hi, int64_t x_lo, int64_t x_hi)
+{
+    return at_ir_bin(s, AT_IR_AND,
+                     at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, y, i32(s, y_lo)), at_ir_bin(s, AT_IR_LT, y, i32(s, y_hi))),
+                     at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x, i32(s, x_lo)), at_ir_bin(s, AT_IR_LT, x, i32(s, x_hi))));
+}
+
 /* Pooling in NCHW (block 1) or NCHW[block]c, the layout of the conv before it (TVM's
  * alter_op_layout keeps pooling in NCHWc): a grid point is L lanes of one block -- the window and
  * its bounds are the same for every channel of a block, so the lanes load side by side. */
@@ -112,9 +120,6 @@ at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_n
     E nc = at_ir_div(s, pos, i32(s, ow * oh));
     E y0 = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, h, i32(s, a->stride[0])), at_ir_v(s, kh)), i32(s, a->pad[0]));
     E x0 = at_ir_sub(s, at_ir_add(s, at_ir_mul(s, w, i32(s, a->stride[1])), at_ir_v(s, kw)), i32(s, a->pad[1]));
-    E inside = at_ir_bin(s, AT_IR_AND,
-                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, y0, zero), at_ir_bin(s, AT_IR_LT, y0, i32(s, ih))),
-                         at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, zero), at_ir_bin(s, AT_IR_LT, x0, i32(s, iw))));
     E src = at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, at_ir_add(s, at_ir_mul(s, nc, i32(s, ih)), y0), i32(s, iw)), x0),
                                    i32(s, b)),
                       at_ir_mul(s, sub, i32(s, lanes)));
@@ -124,19 +129,16 @@ at_status at_net_prog_pool(at_arena *arena, const at_net_node *n, const at_net_n
     bool all_inside = !a->pad[0] && !a->pad[1] && (oh - 1) * a->stride[0] + a->kernel[0] <= ih &&
                       (ow - 1) * a->stride[1] + a->kernel[1] <= iw;
     const at_ir_stmt *upd = at_ir_store(s, acc, zero, avg ? at_ir_add(s, m, v) : at_ir_max(s, m, v));
-    if (!all_inside) upd = at_ir_if(s, inside, upd, NULL);
+    E inside = all_inside ? NULL : tap_within(s, y0, x0, 0, ih, 0, iw);
+    if (inside) upd = at_ir_if(s, inside, upd, NULL);
     if (avg) {
         /* the divisor: the window's input elements, or with count_include_pad every position
          * inside the padded input (not those ceil_mode adds past it) */
-        E counted = inside;
-        if (a->count_include_pad)
-            counted = at_ir_bin(s, AT_IR_AND,
-                                at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, y0, i32(s, -a->pad[0])),
-                                          at_ir_bin(s, AT_IR_LT, y0, i32(s, ih + a->pad[2]))),
-                                at_ir_bin(s, AT_IR_AND, at_ir_bin(s, AT_IR_GE, x0, i32(s, -a->pad[1])),
-                                          at_ir_bin(s, AT_IR_LT, x0, i32(s, iw + a->pad[3]))));
         const at_ir_stmt *count = at_ir_store(s, cnt_buf, zero, at_ir_add(s, cnt, at_ir_f32(s, 1)));
-        upd = at_ir_seq2(s, upd, all_inside ? count : at_ir_if(s, counted, count, NULL));
+        E counted = inside && a->count_include_pad
+                        ? tap_within(s, y0, x0, -a->pad[0], ih + a->pad[2], -a->pad[1], iw + a->pad[3])
+                        : inside;
+        upd = at_ir_seq2(s, upd, counted ? at_ir_if(s, counted, count, NULL) : count);
     }
     E init = at_ir_f32(s, avg ? 0 : -FLT_MAX), res = m;
     if (lanes > 1) init = at_ir_broadcast(s, init, (int)lanes);
